@@ -1,0 +1,518 @@
+package ctxdrop
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+	"github.com/resilvet/resilvet/internal/report"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+const name = "ctxdrop"
+
+// Analyzer reports request contexts dropped on the way to outbound work.
+var Analyzer = &analysis.Analyzer{
+	Name:     name,
+	Doc:      doc.Render(),
+	URL:      analysisutil.URL(name),
+	Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
+	Run:      run,
+}
+
+// Categories of findings, one per rule.
+const (
+	categoryRoot = "rootctx"  // rule 1
+	categoryTwin = "twin"     // rule 2
+	categoryDrop = "dropsctx" // rule 3
+	maxRelated   = 4
+)
+
+type checker struct {
+	pass  *analysis.Pass
+	sum   *summary.Result
+	rep   *report.Reporter
+	fixes *fixer
+	scope map[ast.Node]*inScope // memoized ctxOf
+	// deferred holds the function literals called by defer statements:
+	// cleanup that may run after the request context is done.
+	deferred map[*ast.FuncLit]bool
+}
+
+// inScope is the context a function can pass on.
+type inScope struct {
+	obj  *types.Var // the context.Context or *http.Request variable
+	expr string     // how to write it: "ctx" or "r.Context()"
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	// Fast path: a function can only have a context in scope if its
+	// package names context.Context or *http.Request.
+	if !analysisutil.Imports(pass, "context", "net/http") {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	c := &checker{
+		pass:     pass,
+		sum:      sum,
+		rep:      report.New(pass, name, sum.IncludeTests),
+		fixes:    newFixer(pass),
+		scope:    map[ast.Node]*inScope{},
+		deferred: map[*ast.FuncLit]bool{},
+	}
+	for cur := range ins.Root().Preorder((*ast.DeferStmt)(nil)) {
+		if lit, ok := ast.Unparen(cur.Node().(*ast.DeferStmt).Call.Fun).(*ast.FuncLit); ok {
+			c.deferred[lit] = true
+		}
+	}
+	roots := map[*ast.CallExpr]*summary.RootUse{}
+	for _, u := range sum.Roots {
+		roots[u.Call] = u
+	}
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if u := roots[call]; u != nil {
+			c.checkRoot(cur, u)
+			continue
+		}
+		c.checkCall(cur, call)
+	}
+	return nil, nil
+}
+
+// checkRoot applies rule 1 to a root-context creation.
+func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
+	owner, ok := enclosingFunc(cur)
+	if !ok {
+		return
+	}
+	sc := c.ctxOf(owner)
+	if sc == nil || c.isCleanup(cur, owner) {
+		return
+	}
+	var sinks []summary.Sink
+	for _, s := range u.Sinks {
+		if s.Kind == summary.SinkDefer || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) {
+			continue
+		}
+		sinks = append(sinks, s)
+	}
+	if len(sinks) == 0 {
+		return
+	}
+	root := shortRoot(u.Root)
+	var msg string
+	switch s := sinks[0]; s.Kind {
+	case summary.SinkCall:
+		target := "a call"
+		if s.Callee != nil {
+			target = analysisutil.FuncName(s.Callee)
+		}
+		msg = fmt.Sprintf("%s passed to %s while %s is available, so the call ignores the caller's deadline and cancellation; pass %s instead", root, target, sc.expr, sc.expr)
+	case summary.SinkGo:
+		msg = fmt.Sprintf("%s passed to a goroutine while %s is available, so its work ignores the caller's deadline and cancellation; pass %s, or context.WithoutCancel(%s) if it must outlive the request", root, sc.expr, sc.expr, sc.expr)
+	default:
+		msg = fmt.Sprintf("%s stored while %s is available, so work using it later ignores the caller's deadline and cancellation; store %s instead", root, sc.expr, sc.expr)
+	}
+	var related []analysis.RelatedInformation
+	for i, s := range sinks {
+		if i == maxRelated {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: s.Node.Pos(), End: s.Node.End(), Message: "the root context flows here"})
+	}
+	d := analysis.Diagnostic{
+		Pos:      u.Call.Pos(),
+		End:      u.Call.End(),
+		Category: categoryRoot,
+		Message:  msg,
+		Related:  related,
+	}
+	if fix, ok := c.fixes.replaceRoot(u.Call, sc, root); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	c.rep.Report(d)
+}
+
+// checkCall applies rules 2 and 3 to a call.
+func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
+	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	if callee == nil {
+		return
+	}
+	sig, ok := callee.Type().(*types.Signature)
+	if !ok || analysisutil.TakesContext(sig) {
+		return
+	}
+	owner, ok := enclosingFunc(cur)
+	if !ok {
+		return
+	}
+	sc := c.ctxOf(owner)
+	if sc == nil {
+		return
+	}
+	if twin, ok := c.twinOf(call, callee); ok {
+		if c.isCleanup(cur, owner) {
+			return
+		}
+		c.reportTwin(call, callee, twin, sc)
+		return
+	}
+	s := c.sum.Of(callee)
+	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) {
+		return
+	}
+	c.reportDrop(call, callee, s.DropsCtx, sc)
+}
+
+func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowledge.Twin, sc *inScope) {
+	d := analysis.Diagnostic{
+		Pos:      call.Fun.Pos(),
+		End:      call.End(),
+		Category: categoryTwin,
+		Message: fmt.Sprintf("%s ignores the caller's context while %s is available, so its work outlives the caller's deadline and cancellation; use %s with %s",
+			analysisutil.FuncName(callee), sc.expr, twin.Display, sc.expr),
+	}
+	if fix, ok := c.fixes.callTwin(call, twin, sc); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	c.rep.Report(d)
+}
+
+func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summary.Drop, sc *inScope) {
+	fname := analysisutil.FuncName(callee)
+	where := drop.At
+	if len(drop.Chain) > 0 {
+		var via []string
+		for _, l := range drop.Chain {
+			via = append(via, l.Func)
+		}
+		where += " via " + strings.Join(via, " -> ")
+	}
+	related := []analysis.RelatedInformation{{Pos: callee.Pos(), Message: fname + " takes no context"}}
+	for i, p := range c.sum.DropPositions(callee) {
+		if i == maxRelated {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: p, Message: "on the way to the root context"})
+	}
+	c.rep.Report(analysis.Diagnostic{
+		Pos:      call.Fun.Pos(),
+		End:      call.End(),
+		Category: categoryDrop,
+		Message: fmt.Sprintf("call to %s drops the caller's context: it makes its own %s for context-taking work (%s); add a context.Context parameter to %s and pass %s",
+			fname, shortRoot(drop.Root), where, fname, sc.expr),
+		Related: related,
+	})
+}
+
+// twinOf returns the context-taking twin of callee: from the knowledge
+// table, else by the naming rule (M and MContext or MWithContext with the
+// same parameters after a leading context and the same results).
+func (c *checker) twinOf(call *ast.CallExpr, callee *types.Func) (knowledge.Twin, bool) {
+	if t, ok := knowledge.TwinOf(callee.FullName()); ok {
+		return t, true
+	}
+	fn, recv := c.instantiated(call)
+	if fn == nil {
+		return knowledge.Twin{}, false
+	}
+	for _, suffix := range []string{"Context", "WithContext"} {
+		tname := fn.Name() + suffix
+		var obj types.Object
+		if recv != nil {
+			obj, _, _ = types.LookupFieldOrMethod(recv, true, c.pass.Pkg, tname)
+		} else if fn.Pkg() != nil {
+			obj = fn.Pkg().Scope().Lookup(tname)
+			if obj != nil && !obj.Exported() && fn.Pkg() != c.pass.Pkg {
+				obj = nil
+			}
+		}
+		tfn, ok := obj.(*types.Func)
+		if !ok || knowledge.IsValueOnlyContextSink(tfn.Origin().FullName()) || !isTwinSignature(fn, tfn) {
+			continue
+		}
+		if recv != nil && !c.receiverFits(recv, fn, tfn) {
+			return knowledge.Twin{Name: tfn.FullName(), Display: tname}, true
+		}
+		return knowledge.Twin{Name: tfn.FullName(), Display: tname, Method: tname, Rewrite: knowledge.RenameInsertCtx}, true
+	}
+	return knowledge.Twin{}, false
+}
+
+// instantiated returns the called function as seen at the call (methods of
+// instantiated generic types keep their instantiated signature) and, for
+// method calls, the receiver expression's type.
+func (c *checker) instantiated(call *ast.CallExpr) (*types.Func, types.Type) {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if sel, ok := c.pass.TypesInfo.Selections[f]; ok {
+			if sel.Kind() != types.MethodVal {
+				return nil, nil // method expressions: T.M(recv, …)
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn, sel.Recv()
+		}
+		fn, _ := c.pass.TypesInfo.Uses[f.Sel].(*types.Func)
+		if fn != nil && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
+			return nil, nil
+		}
+		return fn, nil
+	case *ast.Ident:
+		fn, _ := c.pass.TypesInfo.Uses[f].(*types.Func)
+		if fn != nil && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
+			return nil, nil
+		}
+		return fn, nil
+	}
+	return nil, nil
+}
+
+// receiverFits reports whether renaming the method keeps the call valid:
+// a twin with a pointer receiver needs an addressable or pointer operand,
+// which the original call guarantees only if it had one too.
+func (c *checker) receiverFits(recv types.Type, fn, twin *types.Func) bool {
+	if _, ok := recv.Underlying().(*types.Pointer); ok {
+		return true
+	}
+	return ptrRecv(twin) == ptrRecv(fn) || !ptrRecv(twin)
+}
+
+func ptrRecv(fn *types.Func) bool {
+	r := fn.Type().(*types.Signature).Recv()
+	if r == nil {
+		return false
+	}
+	_, ok := r.Type().(*types.Pointer)
+	return ok
+}
+
+// isTwinSignature reports whether twin's parameters are a context followed
+// by fn's parameters, with identical results.
+func isTwinSignature(fn, twin *types.Func) bool {
+	s, t := fn.Type().(*types.Signature), twin.Type().(*types.Signature)
+	if t.Params().Len() != s.Params().Len()+1 || !analysisutil.IsContext(t.Params().At(0).Type()) || s.Variadic() != t.Variadic() {
+		return false
+	}
+	for i := range s.Params().Len() {
+		if !types.Identical(s.Params().At(i).Type(), t.Params().At(i+1).Type()) {
+			return false
+		}
+	}
+	if s.Results().Len() != t.Results().Len() {
+		return false
+	}
+	for i := range s.Results().Len() {
+		if !types.Identical(s.Results().At(i).Type(), t.Results().At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// ctxOf returns the context a function can pass on: its first named
+// context.Context parameter, else its first named *http.Request parameter
+// (as r.Context()), else, for a closure, a context or request it captures
+// from an enclosing function that has one. A function whose context
+// parameter is blank or unnamed ignores it on purpose and gets nil.
+func (c *checker) ctxOf(fn inspector.Cursor) *inScope {
+	n := fn.Node()
+	if sc, ok := c.scope[n]; ok {
+		return sc
+	}
+	sc := c.computeCtxOf(fn)
+	c.scope[n] = sc
+	return sc
+}
+
+func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
+	var ftype *ast.FuncType
+	switch n := fn.Node().(type) {
+	case *ast.FuncDecl:
+		ftype = n.Type
+	case *ast.FuncLit:
+		ftype = n.Type
+	}
+	hasOwn := false
+	for _, want := range []func(types.Type) bool{analysisutil.IsContext, analysisutil.IsHTTPRequestPtr} {
+		for _, f := range ftype.Params.List {
+			if !want(c.pass.TypesInfo.TypeOf(f.Type)) {
+				continue
+			}
+			hasOwn = true
+			for _, id := range f.Names {
+				if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok && id.Name != "_" {
+					return newInScope(v)
+				}
+			}
+		}
+	}
+	lit, ok := fn.Node().(*ast.FuncLit)
+	if hasOwn || !ok {
+		return nil
+	}
+	// A closure has the context it captures.
+	var found *inScope
+	for cur := range fn.Preorder((*ast.Ident)(nil)) {
+		v, ok := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
+			continue
+		}
+		isCtx := analysisutil.IsContext(v.Type())
+		if !isCtx && !analysisutil.IsHTTPRequestPtr(v.Type()) {
+			continue
+		}
+		if !c.capturedIsRequestScoped(fn, v) {
+			continue
+		}
+		if isCtx {
+			return newInScope(v)
+		}
+		if found == nil {
+			found = newInScope(v)
+		}
+	}
+	return found
+}
+
+// capturedIsRequestScoped reports whether a variable captured by the
+// closure at fn is a parameter of an enclosing function, or a local of an
+// enclosing function that itself has a context (so the local derives from
+// the request rather than from a root context of main).
+func (c *checker) capturedIsRequestScoped(fn inspector.Cursor, v *types.Var) bool {
+	for e := range fn.Parent().Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		n := e.Node()
+		if v.Pos() < n.Pos() || v.Pos() >= n.End() {
+			continue
+		}
+		var ftype *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ftype = n.Type
+		case *ast.FuncLit:
+			ftype = n.Type
+		}
+		if ftype.Pos() <= v.Pos() && v.Pos() < ftype.End() {
+			return true // a parameter
+		}
+		return c.ctxOf(e) != nil
+	}
+	return false
+}
+
+func newInScope(v *types.Var) *inScope {
+	if analysisutil.IsHTTPRequestPtr(v.Type()) {
+		return &inScope{obj: v, expr: v.Name() + ".Context()"}
+	}
+	return &inScope{obj: v, expr: v.Name()}
+}
+
+// isCleanup reports whether code at cur runs after the context in scope is
+// done, where a fresh context is the right choice: inside a deferred
+// closure, inside a "case <-ctx.Done():" or "if ctx.Err() != nil" block, or
+// after a statement that waits for <-ctx.Done().
+func (c *checker) isCleanup(cur, owner inspector.Cursor) bool {
+	for a := cur; a.Index() != owner.Index(); a = a.Parent() {
+		if !a.Valid() {
+			return false
+		}
+		switch n := a.Node().(type) {
+		case *ast.FuncLit:
+			if c.isDeferredLit(n) {
+				return true
+			}
+		case *ast.CommClause:
+			if c.waitsDone(n.Comm) {
+				return true
+			}
+		case *ast.IfStmt:
+			if a.ParentEdgeKind() != edge.IfStmt_Else && c.checksErr(n.Cond) && cur.Node().Pos() >= n.Body.Pos() && cur.Node().End() <= n.Body.End() {
+				return true
+			}
+		}
+		switch a.ParentEdgeKind() {
+		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
+			for p, ok := a.PrevSibling(); ok; p, ok = p.PrevSibling() {
+				if c.waitsDone(p.Node()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// waitsDone reports whether the statement receives from ctx.Done() (as a
+// statement, an assignment, or a select case).
+func (c *checker) waitsDone(n ast.Node) bool {
+	switch s := n.(type) {
+	case *ast.ExprStmt:
+		return c.isDoneRecv(s.X)
+	case *ast.AssignStmt:
+		return len(s.Rhs) == 1 && c.isDoneRecv(s.Rhs[0])
+	case *ast.SelectStmt:
+		for _, cc := range s.Body.List {
+			if cl, ok := cc.(*ast.CommClause); ok && c.waitsDone(cl.Comm) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) isDoneRecv(e ast.Expr) bool {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	return c.isCtxMethodCall(u.X, "Done")
+}
+
+// checksErr reports whether cond calls ctx.Err().
+func (c *checker) checksErr(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && c.isCtxMethodCall(e, "Err") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *checker) isCtxMethodCall(e ast.Expr, method string) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == method && analysisutil.IsContext(c.pass.TypesInfo.TypeOf(sel.X))
+}
+
+// isDeferredLit reports whether n is a function literal called by a defer
+// statement.
+func (c *checker) isDeferredLit(n ast.Node) bool {
+	lit, ok := n.(*ast.FuncLit)
+	return ok && c.deferred[lit]
+}
+
+func enclosingFunc(cur inspector.Cursor) (inspector.Cursor, bool) {
+	for e := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return e, true
+	}
+	return inspector.Cursor{}, false
+}
+
+// shortRoot turns "context.Background" into "context.Background()".
+func shortRoot(full string) string { return full + "()" }

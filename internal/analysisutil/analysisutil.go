@@ -1,0 +1,170 @@
+// Package analysisutil holds the small helpers every resilvet analyzer
+// needs: recognising context and request types, naming functions the way
+// source code does, telling standard-library packages apart, and the
+// documentation conventions shared by the analyzers.
+package analysisutil
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// DocsURL is the base of the per-analyzer documentation pages.
+const DocsURL = "https://github.com/resilvet/resilvet/blob/main/docs/analyzers/"
+
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
+	return isNamed(t, "context", "Context")
+}
+
+// IsHTTPRequestPtr reports whether t is *net/http.Request.
+func IsHTTPRequestPtr(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && isNamed(p.Elem(), "net/http", "Request")
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Obj()
+	return obj.Name() == name && obj.Pkg() != nil && obj.Pkg().Path() == pkg
+}
+
+// ContextParam returns the index of the first context.Context parameter
+// of sig, or -1.
+func ContextParam(sig *types.Signature) int {
+	for i := range sig.Params().Len() {
+		if IsContext(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// RequestParam returns the index of the first *http.Request parameter of
+// sig, or -1.
+func RequestParam(sig *types.Signature) int {
+	for i := range sig.Params().Len() {
+		if IsHTTPRequestPtr(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TakesContext reports whether sig has a context.Context or *http.Request
+// parameter, the two ways a caller's deadline reaches a function.
+func TakesContext(sig *types.Signature) bool {
+	return ContextParam(sig) >= 0 || RequestParam(sig) >= 0
+}
+
+// ReturnsContext reports whether the first result of sig is a context.
+func ReturnsContext(sig *types.Signature) bool {
+	return sig.Results().Len() > 0 && IsContext(sig.Results().At(0).Type())
+}
+
+// FuncName names fn as a Go programmer writes it: "http.Get",
+// "sql.DB.Query", "lib.Client.Fetch". Function literals are never
+// passed here; callers name them after their enclosing function.
+func FuncName(fn *types.Func) string {
+	fn = fn.Origin()
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Name() + "."
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return pkg + fn.Name()
+	}
+	recv := sig.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	switch r := types.Unalias(recv).(type) {
+	case *types.Named:
+		return pkg + r.Obj().Name() + "." + fn.Name()
+	case *types.Interface:
+		return pkg + fn.Name()
+	}
+	return pkg + fn.Name()
+}
+
+// IsStd reports whether the package being analysed belongs to the
+// standard library: its path has no dot in the first element and its
+// files live under GOROOT. Checking both keeps dot-less module paths
+// (module "app") out.
+func IsStd(pass *analysis.Pass) bool {
+	path := pass.Pkg.Path()
+	first, _, _ := strings.Cut(path, "/")
+	if strings.Contains(first, ".") || len(pass.Files) == 0 {
+		return false
+	}
+	goroot := build.Default.GOROOT
+	if goroot == "" {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	rel, err := filepath.Rel(filepath.Join(goroot, "src"), name)
+	return err == nil && !strings.HasPrefix(rel, "..")
+}
+
+// IsTestFile reports whether pos is in a _test.go file.
+func IsTestFile(fset *token.FileSet, pos token.Pos) bool {
+	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
+}
+
+// ShortPos renders pos as "file.go:line:col" with the base name only, for
+// evidence stored in facts: stable across machines and small.
+func ShortPos(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	if !p.IsValid() {
+		return "?"
+	}
+	p.Filename = filepath.Base(p.Filename)
+	return p.String()
+}
+
+// Unparen strips parentheses.
+func Unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
+
+// CalleeFunc returns the statically known function or method called, with
+// generic instantiations mapped to their origin, or nil for dynamic calls,
+// builtins and conversions.
+func CalleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := calleeObject(info, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// calleeObject resolves the called object, including interface methods
+// (which typeutil.StaticCallee omits): knowledge about an interface
+// method such as slog.Handler.Handle holds for every implementation.
+func calleeObject(info *types.Info, call *ast.CallExpr) types.Object {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return info.Uses[f]
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[f]; ok {
+			return sel.Obj()
+		}
+		return info.Uses[f.Sel]
+	}
+	return nil
+}

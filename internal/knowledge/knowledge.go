@@ -1,0 +1,245 @@
+// Package knowledge holds what resilvet knows about Go APIs that types alone
+// cannot tell: which calls reach the network, which have a context-taking
+// twin, which create root contexts, which consume a context only for its
+// values, and (for the later analyzers) which retry, hedge or have
+// non-idempotent effects.
+//
+// Every table is keyed by the full name of a function or method in the
+// format of (*types.Func).FullName, for example
+// "(*database/sql.DB).QueryContext" or "net/http.Get". Lookups are total:
+// a name not in a table yields the zero value and false.
+//
+// The tables are data only; the rules that derive the same knowledge from
+// types (a method M whose type also has MContext) live in the analyzers'
+// shared summary package, which consults these tables first.
+package knowledge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Rewrite says how a call to a non-context function is turned into a call
+// to its context-taking twin. The rewrites are mechanical: each produces an
+// expression of the same type from the same arguments.
+type Rewrite int
+
+const (
+	// NoRewrite means there is no mechanical rewrite (the twin returns a
+	// different type or needs new statements); the finding has no fix.
+	NoRewrite Rewrite = iota
+	// RenameInsertCtx renames the function or method to the twin and
+	// inserts the context as the first argument: db.Query(q) becomes
+	// db.QueryContext(ctx, q).
+	RenameInsertCtx
+	// RenameInsertCtxAppendNil is RenameInsertCtx plus a trailing nil
+	// argument: db.Begin() becomes db.BeginTx(ctx, nil).
+	RenameInsertCtxAppendNil
+	// NetDialer rewrites net.Dial(n, a) to (&net.Dialer{}).DialContext(ctx, n, a)
+	// and net.DialTimeout(n, a, t) to (&net.Dialer{Timeout: t}).DialContext(ctx, n, a).
+	NetDialer
+	// DefaultResolver rewrites net.LookupX(args) to
+	// net.DefaultResolver.LookupX(ctx, args); Extra is prepended to the
+	// arguments after ctx (net.LookupIP needs the network "ip").
+	DefaultResolver
+)
+
+// Twin describes the context-taking counterpart of a call that takes none.
+type Twin struct {
+	// Name is the full name of the twin, for messages.
+	Name string
+	// Display is how the twin is named in messages and fix titles,
+	// in source form ("db.QueryContext", "(*net.Dialer).DialContext").
+	Display string
+	// Rewrite says how to produce the twin call mechanically.
+	Rewrite Rewrite
+	// Method is the twin's own name, used by the rename rewrites.
+	Method string
+	// Extra are literal arguments inserted after ctx (DefaultResolver).
+	Extra string
+}
+
+// OutboundKind classifies the work a call performs outside the process.
+type OutboundKind int
+
+const (
+	NotOutbound OutboundKind = iota
+	HTTP
+	SQL
+	Net
+	DNS
+	TLS
+	GRPC
+	Exec
+	Redis
+)
+
+var outboundKindNames = [...]string{"none", "http", "sql", "net", "dns", "tls", "grpc", "exec", "redis"}
+
+func (k OutboundKind) String() string {
+	if int(k) < len(outboundKindNames) {
+		return outboundKindNames[k]
+	}
+	return fmt.Sprintf("OutboundKind(%d)", int(k))
+}
+
+// Outbound describes a call that leaves the process.
+type Outbound struct {
+	Kind OutboundKind
+	// DefaultClient is set for the net/http helpers that use
+	// http.DefaultClient, which has no timeout.
+	DefaultClient bool
+	// CtxParam is the index of the context parameter, or -1 when the call
+	// takes none (its deadline must come from elsewhere).
+	CtxParam int
+}
+
+// RetryLayer describes a library call that retries the function it is given.
+type RetryLayer struct {
+	// DefaultAttempts is the number of attempts with default options;
+	// 0 means unbounded by count (bounded only by time or the context).
+	DefaultAttempts int
+	// FuncArg is the index of the argument holding the retried function.
+	FuncArg int
+}
+
+// Effect is a side effect that makes an operation unsafe to repeat.
+type Effect struct {
+	What string // "sends a POST request", "executes SQL", for messages
+}
+
+// TwinOf reports the context-taking twin of the named function, from the
+// table only. Analyzers also apply the general naming rule (see summary).
+func TwinOf(fullName string) (Twin, bool) {
+	t, ok := twins[fullName]
+	return t, ok
+}
+
+// OutboundOf reports whether the named function performs outbound I/O.
+func OutboundOf(fullName string) (Outbound, bool) {
+	o, ok := outbound[fullName]
+	if ok {
+		return o, true
+	}
+	o, ok = extraOutbound[fullName]
+	return o, ok
+}
+
+// IsRootContext reports whether the named function returns a context that
+// never expires and carries no request values (context.Background, TODO).
+func IsRootContext(fullName string) bool { return rootContexts[fullName] }
+
+// IsValueOnlyContextSink reports whether the named function uses its
+// context only for values, never for cancellation (log/slog), so passing a
+// root context to it drops nothing that matters for resilience.
+func IsValueOnlyContextSink(fullName string) bool { return valueOnlySinks[fullName] }
+
+// IsCleanupSink reports whether the named function is meant to be called
+// with a fresh context after the request context is done (graceful
+// shutdown), so a root context passed to it is deliberate.
+func IsCleanupSink(fullName string) bool { return cleanupSinks[fullName] }
+
+// RetryLayerOf reports whether the named function is a retry layer.
+func RetryLayerOf(fullName string) (RetryLayer, bool) {
+	r, ok := retryLayers[fullName]
+	return r, ok
+}
+
+// NonIdempotentHTTPMethods are the HTTP methods that are not idempotent by
+// RFC 9110 §9.2.2 unless the request carries an idempotency key.
+var NonIdempotentHTTPMethods = map[string]bool{"POST": true, "PATCH": true, "CONNECT": true}
+
+// IdempotencyKeyHeaders are request headers by which servers commonly
+// deduplicate repeated non-idempotent requests.
+var IdempotencyKeyHeaders = map[string]bool{"Idempotency-Key": true, "X-Idempotency-Key": true}
+
+// extraOutbound holds user-supplied outbound functions (AddOutbound).
+var extraOutbound = map[string]Outbound{}
+
+// AddOutbound parses a comma-separated list of full function names and
+// records them as outbound calls of unknown kind. It is how users extend
+// the table from a flag or a plugin setting without forking.
+func AddOutbound(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if err := ValidFullName(name); err != nil {
+			return err
+		}
+		extraOutbound[name] = Outbound{Kind: Net, CtxParam: -1}
+	}
+	return nil
+}
+
+// ValidFullName checks that name has the shape of (*types.Func).FullName:
+// "pkg/path.Func", "(pkg/path.T).M" or "(*pkg/path.T).M".
+func ValidFullName(name string) error {
+	bad := func() error {
+		return fmt.Errorf("invalid function name %q: want pkg/path.Func, (pkg/path.T).M or (*pkg/path.T).M", name)
+	}
+	if strings.HasPrefix(name, "(") {
+		end := strings.Index(name, ")")
+		if end < 0 || end+2 > len(name) || name[end+1] != '.' {
+			return bad()
+		}
+		recv := strings.TrimPrefix(name[1:end], "*")
+		if !strings.Contains(recv, ".") || strings.HasSuffix(recv, ".") || !isIdent(name[end+2:]) {
+			return bad()
+		}
+		return nil
+	}
+	dot := strings.LastIndex(name, ".")
+	if dot <= 0 || !isIdent(name[dot+1:]) || strings.ContainsAny(name, " ()*") {
+		return bad()
+	}
+	return nil
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// Names returns every key of every table, sorted, for tests that check
+// the keys against real packages.
+func Names() []string {
+	seen := map[string]bool{}
+	for k := range twins {
+		seen[k] = true
+	}
+	for _, t := range twins {
+		seen[t.Name] = true
+	}
+	for k := range outbound {
+		seen[k] = true
+	}
+	for k := range rootContexts {
+		seen[k] = true
+	}
+	for k := range valueOnlySinks {
+		seen[k] = true
+	}
+	for k := range cleanupSinks {
+		seen[k] = true
+	}
+	for k := range retryLayers {
+		seen[k] = true
+	}
+	var names []string
+	for k := range seen {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

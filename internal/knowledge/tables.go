@@ -1,0 +1,182 @@
+package knowledge
+
+// Data only. Keys are (*types.Func).FullName strings; table_test.go checks
+// that every standard-library key names a real function with the expected
+// signature, so a typo fails CI.
+
+var rootContexts = map[string]bool{
+	"context.Background": true,
+	"context.TODO":       true,
+}
+
+// valueOnlySinks consume a context for its values (trace IDs, request
+// attributes), never for cancellation: handing them a root context loses
+// log correlation, not a deadline. Flagging them was the most reported
+// false positive of the peer linters.
+var valueOnlySinks = map[string]bool{
+	"(*log/slog.JSONHandler).Enabled":  true,
+	"(*log/slog.JSONHandler).Handle":   true,
+	"(*log/slog.Logger).DebugContext":  true,
+	"(*log/slog.Logger).Enabled":       true,
+	"(*log/slog.Logger).ErrorContext":  true,
+	"(*log/slog.Logger).InfoContext":   true,
+	"(*log/slog.Logger).Log":           true,
+	"(*log/slog.Logger).LogAttrs":      true,
+	"(*log/slog.Logger).WarnContext":   true,
+	"(*log/slog.TextHandler).Enabled":  true,
+	"(*log/slog.TextHandler).Handle":   true,
+	"(log/slog.Handler).Enabled":       true,
+	"(log/slog.Handler).Handle":        true,
+	"log/slog.DebugContext":            true,
+	"log/slog.ErrorContext":            true,
+	"log/slog.InfoContext":             true,
+	"log/slog.Log":                     true,
+	"log/slog.LogAttrs":                true,
+	"log/slog.WarnContext":             true,
+	"runtime/pprof.Do":                 true, // labels only
+	"runtime/pprof.SetGoroutineLabels": true,
+	"runtime/trace.Log":                true, // execution-trace annotations only
+	"runtime/trace.Logf":               true,
+	"runtime/trace.StartRegion":        true,
+	"runtime/trace.WithRegion":         true,
+}
+
+// cleanupSinks are meant to receive a fresh context after the request
+// context is done: graceful shutdown bounded by its own timeout is the
+// known false positive of context linters (contextcheck#2).
+var cleanupSinks = map[string]bool{
+	"(*net/http.Server).Shutdown": true,
+}
+
+var twins = map[string]Twin{
+	// database/sql: every non-context method forwards context.Background().
+	"(*database/sql.DB).Begin":      {Name: "(*database/sql.DB).BeginTx", Display: "BeginTx", Method: "BeginTx", Rewrite: RenameInsertCtxAppendNil},
+	"(*database/sql.DB).Exec":       {Name: "(*database/sql.DB).ExecContext", Display: "ExecContext", Method: "ExecContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.DB).Ping":       {Name: "(*database/sql.DB).PingContext", Display: "PingContext", Method: "PingContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.DB).Prepare":    {Name: "(*database/sql.DB).PrepareContext", Display: "PrepareContext", Method: "PrepareContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.DB).Query":      {Name: "(*database/sql.DB).QueryContext", Display: "QueryContext", Method: "QueryContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.DB).QueryRow":   {Name: "(*database/sql.DB).QueryRowContext", Display: "QueryRowContext", Method: "QueryRowContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Tx).Exec":       {Name: "(*database/sql.Tx).ExecContext", Display: "ExecContext", Method: "ExecContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Tx).Prepare":    {Name: "(*database/sql.Tx).PrepareContext", Display: "PrepareContext", Method: "PrepareContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Tx).Query":      {Name: "(*database/sql.Tx).QueryContext", Display: "QueryContext", Method: "QueryContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Tx).QueryRow":   {Name: "(*database/sql.Tx).QueryRowContext", Display: "QueryRowContext", Method: "QueryRowContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Tx).Stmt":       {Name: "(*database/sql.Tx).StmtContext", Display: "StmtContext", Method: "StmtContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Stmt).Exec":     {Name: "(*database/sql.Stmt).ExecContext", Display: "ExecContext", Method: "ExecContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Stmt).Query":    {Name: "(*database/sql.Stmt).QueryContext", Display: "QueryContext", Method: "QueryContext", Rewrite: RenameInsertCtx},
+	"(*database/sql.Stmt).QueryRow": {Name: "(*database/sql.Stmt).QueryRowContext", Display: "QueryRowContext", Method: "QueryRowContext", Rewrite: RenameInsertCtx},
+
+	// net/http: the helpers build their request with context.Background();
+	// the twin is a request built with the context, which needs statements,
+	// so no rewrite is offered.
+	"net/http.NewRequest":          {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext", Method: "NewRequestWithContext", Rewrite: RenameInsertCtx},
+	"net/http.Get":                 {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"net/http.Head":                {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"net/http.Post":                {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"net/http.PostForm":            {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"(*net/http.Client).Get":       {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"(*net/http.Client).Head":      {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"(*net/http.Client).Post":      {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"(*net/http.Client).PostForm":  {Name: "net/http.NewRequestWithContext", Display: "http.NewRequestWithContext and Client.Do"},
+	"net/http/httptest.NewRequest": {Name: "net/http/httptest.NewRequestWithContext", Display: "httptest.NewRequestWithContext", Method: "NewRequestWithContext", Rewrite: RenameInsertCtx},
+
+	"os/exec.Command": {Name: "os/exec.CommandContext", Display: "exec.CommandContext", Method: "CommandContext", Rewrite: RenameInsertCtx},
+
+	"net.Dial":         {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
+	"net.DialTimeout":  {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
+	"net.Listen":       {Name: "(*net.ListenConfig).Listen", Display: "(*net.ListenConfig).Listen"},
+	"net.ListenPacket": {Name: "(*net.ListenConfig).ListenPacket", Display: "(*net.ListenConfig).ListenPacket"},
+
+	"net.LookupAddr":  {Name: "(*net.Resolver).LookupAddr", Display: "net.DefaultResolver.LookupAddr", Method: "LookupAddr", Rewrite: DefaultResolver},
+	"net.LookupCNAME": {Name: "(*net.Resolver).LookupCNAME", Display: "net.DefaultResolver.LookupCNAME", Method: "LookupCNAME", Rewrite: DefaultResolver},
+	"net.LookupHost":  {Name: "(*net.Resolver).LookupHost", Display: "net.DefaultResolver.LookupHost", Method: "LookupHost", Rewrite: DefaultResolver},
+	"net.LookupIP":    {Name: "(*net.Resolver).LookupIP", Display: "net.DefaultResolver.LookupIP", Method: "LookupIP", Rewrite: DefaultResolver, Extra: `"ip"`},
+	"net.LookupMX":    {Name: "(*net.Resolver).LookupMX", Display: "net.DefaultResolver.LookupMX", Method: "LookupMX", Rewrite: DefaultResolver},
+	"net.LookupNS":    {Name: "(*net.Resolver).LookupNS", Display: "net.DefaultResolver.LookupNS", Method: "LookupNS", Rewrite: DefaultResolver},
+	"net.LookupPort":  {Name: "(*net.Resolver).LookupPort", Display: "net.DefaultResolver.LookupPort", Method: "LookupPort", Rewrite: DefaultResolver},
+	"net.LookupSRV":   {Name: "(*net.Resolver).LookupSRV", Display: "net.DefaultResolver.LookupSRV", Method: "LookupSRV", Rewrite: DefaultResolver},
+	"net.LookupTXT":   {Name: "(*net.Resolver).LookupTXT", Display: "net.DefaultResolver.LookupTXT", Method: "LookupTXT", Rewrite: DefaultResolver},
+
+	// tls.Dial returns *tls.Conn but (*tls.Dialer).DialContext returns
+	// net.Conn: not mechanical, no rewrite.
+	"crypto/tls.Dial":           {Name: "(*crypto/tls.Dialer).DialContext", Display: "(*tls.Dialer).DialContext"},
+	"crypto/tls.DialWithDialer": {Name: "(*crypto/tls.Dialer).DialContext", Display: "(*tls.Dialer).DialContext"},
+}
+
+var outbound = map[string]Outbound{
+	"net/http.Get":                       {Kind: HTTP, DefaultClient: true, CtxParam: -1},
+	"net/http.Head":                      {Kind: HTTP, DefaultClient: true, CtxParam: -1},
+	"net/http.Post":                      {Kind: HTTP, DefaultClient: true, CtxParam: -1},
+	"net/http.PostForm":                  {Kind: HTTP, DefaultClient: true, CtxParam: -1},
+	"(*net/http.Client).Do":              {Kind: HTTP, CtxParam: -1}, // ctx travels in the request
+	"(*net/http.Client).Get":             {Kind: HTTP, CtxParam: -1},
+	"(*net/http.Client).Head":            {Kind: HTTP, CtxParam: -1},
+	"(*net/http.Client).Post":            {Kind: HTTP, CtxParam: -1},
+	"(*net/http.Client).PostForm":        {Kind: HTTP, CtxParam: -1},
+	"(*net/http.Transport).RoundTrip":    {Kind: HTTP, CtxParam: -1},
+	"(*database/sql.DB).Begin":           {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).BeginTx":         {Kind: SQL, CtxParam: 0},
+	"(*database/sql.DB).Exec":            {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).ExecContext":     {Kind: SQL, CtxParam: 0},
+	"(*database/sql.DB).Ping":            {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).PingContext":     {Kind: SQL, CtxParam: 0},
+	"(*database/sql.DB).Query":           {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).QueryContext":    {Kind: SQL, CtxParam: 0},
+	"(*database/sql.DB).QueryRow":        {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).QueryRowContext": {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Tx).Exec":            {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Tx).ExecContext":     {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Tx).Query":           {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Tx).QueryContext":    {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Tx).QueryRow":        {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Tx).QueryRowContext": {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Tx).Commit":          {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Stmt).Exec":          {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Stmt).ExecContext":   {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Stmt).Query":         {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Stmt).QueryContext":  {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Conn).ExecContext":   {Kind: SQL, CtxParam: 0},
+	"(*database/sql.Conn).QueryContext":  {Kind: SQL, CtxParam: 0},
+	"net.Dial":                           {Kind: Net, CtxParam: -1},
+	"net.DialTimeout":                    {Kind: Net, CtxParam: -1},
+	"net.DialTCP":                        {Kind: Net, CtxParam: -1},
+	"net.DialUDP":                        {Kind: Net, CtxParam: -1},
+	"net.DialUnix":                       {Kind: Net, CtxParam: -1},
+	"(*net.Dialer).Dial":                 {Kind: Net, CtxParam: -1},
+	"(*net.Dialer).DialContext":          {Kind: Net, CtxParam: 0},
+	"net.LookupAddr":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupCNAME":                    {Kind: DNS, CtxParam: -1},
+	"net.LookupHost":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupIP":                       {Kind: DNS, CtxParam: -1},
+	"net.LookupMX":                       {Kind: DNS, CtxParam: -1},
+	"net.LookupNS":                       {Kind: DNS, CtxParam: -1},
+	"net.LookupPort":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupSRV":                      {Kind: DNS, CtxParam: -1},
+	"net.LookupTXT":                      {Kind: DNS, CtxParam: -1},
+	"(*net.Resolver).LookupHost":         {Kind: DNS, CtxParam: 0},
+	"(*net.Resolver).LookupIPAddr":       {Kind: DNS, CtxParam: 0},
+	"crypto/tls.Dial":                    {Kind: TLS, CtxParam: -1},
+	"crypto/tls.DialWithDialer":          {Kind: TLS, CtxParam: -1},
+	"(*crypto/tls.Dialer).DialContext":   {Kind: TLS, CtxParam: 0},
+	"(*crypto/tls.Conn).Handshake":       {Kind: TLS, CtxParam: -1},
+	"(*os/exec.Cmd).Run":                 {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).Output":              {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).CombinedOutput":      {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).Start":               {Kind: Exec, CtxParam: -1},
+
+	// Third-party clients: not type-checked by table_test.go (not in the
+	// module graph); their shape is checked by ValidFullName.
+	"(*google.golang.org/grpc.ClientConn).Invoke":    {Kind: GRPC, CtxParam: 0},
+	"(*google.golang.org/grpc.ClientConn).NewStream": {Kind: GRPC, CtxParam: 0},
+	"google.golang.org/grpc.DialContext":             {Kind: GRPC, CtxParam: 0},
+	"google.golang.org/grpc.Dial":                    {Kind: GRPC, CtxParam: -1},
+	"(*github.com/redis/go-redis/v9.Client).Process": {Kind: Redis, CtxParam: 0},
+}
+
+// retryLayers are library calls that retry the function they are given.
+// Attempt counts are the libraries' documented defaults.
+var retryLayers = map[string]RetryLayer{
+	"github.com/avast/retry-go/v4.Do":               {DefaultAttempts: 10, FuncArg: 0},
+	"github.com/cenkalti/backoff/v4.Retry":          {DefaultAttempts: 0, FuncArg: 0}, // bounded by MaxElapsedTime (15m), not by count
+	"github.com/cenkalti/backoff/v5.Retry":          {DefaultAttempts: 0, FuncArg: 1},
+	"github.com/resilvet/resilvet/runtime/retry.Do": {DefaultAttempts: 3, FuncArg: 2},
+}
