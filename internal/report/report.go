@@ -141,6 +141,8 @@ func parseDirective(text string) (names map[string]bool, reason string, ok bool)
 	if !found || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return nil, "", false
 	}
+	// Text after a nested "//" comments on the directive itself.
+	rest, _, _ = strings.Cut(rest, "//")
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
 		return nil, "", false

@@ -1,0 +1,14 @@
+package summary_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilvet/resilvet/internal/resilvettest"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "ctxdrop/lib")
+}

@@ -1,0 +1,44 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"ctxdrop/lib"
+)
+
+func Handle(w http.ResponseWriter, r *http.Request) {
+	lib.Load("1")               // want `call to lib.Load drops the caller's context: it makes its own context.Background\(\) for context-taking work \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Load and pass r.Context\(\)`
+	lib.Wrapped()               // want `call to lib.Wrapped drops the caller's context: .*via lib.inner`
+	(&lib.Store{}).Fetch()      // want `call to lib.Store.Fetch drops`
+	lib.Generic[int](1)         // want `call to lib.Generic drops`
+	(&lib.Box[string]{}).Save() // want `call to lib.Box.Save drops`
+	lib.Ping(3)                 // want `call to lib.Ping drops`
+	lib.Good(r.Context())       // ok
+	lib.StartWorker()           // ok
+	_ = lib.Lazy()              // ok
+	local()                     // want `call to app.local drops the caller's context: .* via app.helper`
+}
+
+func local() {
+	helper()
+}
+
+func helper() {
+	lib.Good(context.Background())
+}
+
+// ok: no context in scope.
+func Plain() {
+	lib.Load("1")
+}
+
+func WithCtx(ctx context.Context) {
+	func() {
+		_ = ctx
+		lib.Load("closure") // want `call to lib.Load drops`
+	}()
+	func() {
+		lib.Load("no capture") // ok: the closure captures no context
+	}()
+}

@@ -1,0 +1,155 @@
+package basic
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+type job struct {
+	ctx context.Context
+}
+
+func work(ctx context.Context) error { return nil }
+
+func handler(w http.ResponseWriter, r *http.Request) {
+	work(context.Background()) // want `context.Background\(\) passed to basic.work while r.Context\(\) is available`
+}
+
+func direct(ctx context.Context, db *sql.DB) {
+	db.QueryContext(context.TODO(), "SELECT 1") // want `context.TODO\(\) passed to sql.DB.QueryContext while ctx is available`
+}
+
+func derived(ctx context.Context) {
+	tctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `context.Background\(\) passed to basic.work while ctx is available`
+	defer cancel()
+	work(tctx)
+}
+
+func goroutine(ctx context.Context) {
+	go work(context.Background()) // want `context.Background\(\) passed to a goroutine while ctx is available`
+}
+
+func stored(ctx context.Context) *job {
+	return &job{ctx: context.Background()} // want `context.Background\(\) stored while ctx is available`
+}
+
+func storedField(ctx context.Context, j *job) {
+	j.ctx = context.Background() // want `context.Background\(\) stored while ctx is available`
+}
+
+func variableLater(ctx context.Context) {
+	bg := context.Background() // want `context.Background\(\) passed to basic.work while ctx is available`
+	_ = ctx
+	work(bg)
+}
+
+func grpcMethod(ctx context.Context, req *struct{}) (*struct{}, error) {
+	return nil, work(context.Background()) // want `context.Background\(\) passed to basic.work while ctx is available`
+}
+
+// ok: no context in scope.
+func noCtx() {
+	work(context.Background())
+}
+
+func main() {
+	work(context.Background())
+}
+
+func init() {
+	work(context.TODO())
+}
+
+// ok: deliberate detachment keeps the request's values.
+func detach(ctx context.Context) {
+	go work(context.WithoutCancel(ctx))
+}
+
+// ok: nil fallback.
+func fallback(ctx context.Context) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	work(ctx)
+}
+
+// ok: slog's context carries values only.
+func logs(ctx context.Context) {
+	slog.InfoContext(context.Background(), "hi")
+	slog.Default().InfoContext(context.Background(), "hi")
+}
+
+// ok: graceful shutdown after the context is done.
+func shutdown(ctx context.Context, srv *http.Server) {
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	work(sctx)
+}
+
+// ok: shutdown sink.
+func shutdownSink(ctx context.Context, srv *http.Server) error {
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+// ok: cleanup in a select case on Done.
+func selectDone(ctx context.Context, errc chan error) {
+	select {
+	case <-ctx.Done():
+		work(context.Background())
+	case <-errc:
+	}
+}
+
+// ok: after checking ctx.Err().
+func errCheck(ctx context.Context) {
+	if ctx.Err() != nil {
+		work(context.Background())
+	}
+}
+
+// ok: deferred cleanup.
+func deferred(ctx context.Context) {
+	defer func() {
+		work(context.Background())
+	}()
+	defer work(context.Background())
+}
+
+// ok: the context is not passed anywhere.
+func unused(ctx context.Context) context.Context {
+	return context.Background()
+}
+
+// ok: a blank context parameter is ignored on purpose.
+func blank(_ context.Context) {
+	work(context.Background())
+}
+
+// ok: silenced with a reason.
+func silenced(ctx context.Context) {
+	work(context.Background()) //resilvet:ignore ctxdrop the audit log must be written even after the client goes away
+}
+
+//resilvet:ignore ctxdrop this whole function detaches on purpose
+func silencedFunc(ctx context.Context) {
+	work(context.Background())
+}
+
+func noReason(ctx context.Context) {
+	//resilvet:ignore ctxdrop // want `resilvet:ignore directive has no reason`
+	work(context.Background()) // want `context.Background\(\) passed to basic.work`
+}
+
+// ok: fmt-like any parameters are not context-taking work.
+func anyParam(ctx context.Context) {
+	println(context.Background() != nil)
+	take(context.Background())
+}
+
+func take(v any) {}

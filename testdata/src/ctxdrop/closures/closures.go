@@ -1,0 +1,91 @@
+package closures
+
+import (
+	"context"
+	"net/http"
+	"sync"
+)
+
+func work(ctx context.Context) error { return nil }
+
+func captures(ctx context.Context) {
+	f := func() error {
+		_ = ctx
+		return work(context.Background()) // want `context.Background\(\) passed to closures.work while ctx is available`
+	}
+	_ = f()
+}
+
+func capturesRequest(w http.ResponseWriter, r *http.Request) {
+	go func() {
+		_ = r.URL
+		work(context.TODO()) // want `context.TODO\(\) passed to closures.work while r.Context\(\) is available`
+	}()
+}
+
+func capturesLocal(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	go func() {
+		_ = ctx
+		work(context.Background()) // want `passed to closures.work while ctx is available`
+	}()
+}
+
+func ownParam(ctx context.Context) {
+	f := func(inner context.Context) {
+		work(context.Background()) // want `while inner is available`
+	}
+	f(ctx)
+}
+
+// ok: the closure captures no context: a one-time initialisation shared by
+// all requests must not use the first request's context.
+var once sync.Once
+
+func initOnce(ctx context.Context) {
+	once.Do(func() {
+		work(context.Background())
+	})
+}
+
+// ok: a closure in main captures main's own root context.
+func main() {
+	ctx := context.Background()
+	func() {
+		_ = ctx
+		work(context.TODO())
+	}()
+}
+
+// ok: a root context made outside and only used in a closure of a function
+// without context.
+func outer() {
+	bg := context.Background()
+	go func() { work(bg) }()
+}
+
+// A root context captured by a goroutine closure is reported where it is made.
+func capturedRoot(ctx context.Context) {
+	bg := context.Background() // want `context.Background\(\) passed to closures.work while ctx is available`
+	go func() { work(bg) }()
+}
+
+type Repo[T any] struct{}
+
+func (r *Repo[T]) Get(ctx context.Context, id T) error {
+	return work(context.Background()) // want `context.Background\(\) passed to closures.work while ctx is available`
+}
+
+func Generic[T any](ctx context.Context, v T) error {
+	return work(context.TODO()) // want `context.TODO\(\) passed to closures.work while ctx is available`
+}
+
+func (r *Repo[T]) Fetch(id T) error { return work(context.Background()) }
+
+func (r *Repo[T]) Find(id T) error                             { return nil }
+func (r *Repo[T]) FindContext(ctx context.Context, id T) error { return nil }
+
+func useRepo(ctx context.Context, r *Repo[string]) {
+	r.Find("x")  // want `closures.Repo.Find ignores the caller's context.*use FindContext with ctx`
+	r.Fetch("y") // want `call to closures.Repo.Fetch drops the caller's context`
+}

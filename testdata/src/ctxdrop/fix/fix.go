@@ -1,0 +1,56 @@
+package fix
+
+import (
+	"context"
+	"database/sql"
+	"net"
+	"net/http"
+	"os/exec"
+	"time"
+
+	"example.com/kv"
+)
+
+func work(ctx context.Context) error { return nil }
+
+func root(ctx context.Context) {
+	work(context.Background())                                       // want `context.Background\(\) passed to fix.work`
+	tctx, cancel := context.WithTimeout(context.TODO(), time.Second) // want `context.TODO\(\) passed to fix.work`
+	defer cancel()
+	work(tctx)
+}
+
+func handler(w http.ResponseWriter, r *http.Request) {
+	work(context.Background())              // want `passed to fix.work while r.Context\(\) is available`
+	http.NewRequest("GET", "http://x", nil) // want `http.NewRequest ignores`
+	exec.Command("ls", "-l")                // want `exec.Command ignores`
+}
+
+func twins(ctx context.Context, db *sql.DB, c *kv.Client) {
+	db.Query("SELECT 1") // want `sql.DB.Query ignores`
+	db.Begin()           // want `sql.DB.Begin ignores`
+	db.Ping()            // want `sql.DB.Ping ignores`
+	c.Put("k", "v")      // want `kv.Client.Put ignores`
+	args := []any{1, 2}
+	db.Exec("DELETE FROM t WHERE a = ? AND b = ?", args...) // want `sql.DB.Exec ignores`
+	db.Query(                                               // want `sql.DB.Query ignores`
+		"SELECT 2",
+		3,
+	)
+}
+
+func network(ctx context.Context) {
+	net.Dial("tcp", "x:1")                     // want `net.Dial ignores`
+	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
+	net.LookupHost("x")                        // want `net.LookupHost ignores`
+	net.LookupIP("x")                          // want `net.LookupIP ignores`
+}
+
+// No fix: a shadowing ctx would change meaning.
+func shadowed(ctx context.Context) {
+	{
+		ctx := 1
+		_ = ctx
+		work(context.Background()) // want `context.Background\(\) passed to fix.work`
+	}
+}

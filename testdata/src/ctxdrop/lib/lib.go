@@ -1,0 +1,72 @@
+package lib
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+)
+
+var db *sql.DB
+
+// Load makes its own context for a query.
+func Load(id string) error { // want Load:`^dropsCtx\(context.Background\) outbound\(sql\)$`
+	_, err := db.QueryContext(context.Background(), "SELECT ?", id)
+	return err
+}
+
+// Wrapped reaches a root context through an unexported helper.
+func Wrapped() error { // want Wrapped:`dropsCtx\(context.TODO via lib.inner\)`
+	return inner()
+}
+
+func inner() error { // want inner:`dropsCtx\(context.TODO\) outbound\(http\)`
+	req, err := http.NewRequestWithContext(context.TODO(), "GET", "http://x", nil)
+	if err != nil {
+		return err
+	}
+	_, err = http.DefaultClient.Do(req)
+	return err
+}
+
+type Store struct{}
+
+// Fetch is a method that drops the context.
+func (s *Store) Fetch() error { // want Fetch:`dropsCtx\(context.Background via lib.Load\)`
+	return Load("x")
+}
+
+// Generic drops the context in a generic function.
+func Generic[T any](v T) error { // want Generic:`dropsCtx\(context.Background via lib.Load\)`
+	return Load("g")
+}
+
+// Box is a generic type whose method drops the context.
+type Box[T any] struct{ v T }
+
+func (b *Box[T]) Save() error { // want Save:`dropsCtx\(context.Background via lib.Load\)`
+	return Load("b")
+}
+
+// Good takes a context: no drop.
+func Good(ctx context.Context) error { // want Good:`^outbound\(sql\)$`
+	_, err := db.QueryContext(ctx, "SELECT 1")
+	return err
+}
+
+// Background work with its own lifetime is not a drop.
+func StartWorker() {
+	go Good(context.Background())
+}
+
+// Closures are not summarised into their enclosing function.
+func Lazy() func() error {
+	return func() error { return Good(context.Background()) }
+}
+
+// Recursion terminates.
+func Ping(n int) error { // want Ping:`dropsCtx\(context.Background via lib.Load\)`
+	if n > 0 {
+		return Ping(n - 1)
+	}
+	return Load("p")
+}

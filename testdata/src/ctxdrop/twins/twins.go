@@ -1,0 +1,64 @@
+package twins
+
+import (
+	"context"
+	"crypto/tls"
+	"database/sql"
+	"log/slog"
+	"net"
+	"net/http"
+	"os/exec"
+	"time"
+
+	"example.com/kv"
+)
+
+func queries(ctx context.Context, db *sql.DB, tx *sql.Tx, st *sql.Stmt) {
+	db.Query("SELECT 1")           // want `sql.DB.Query ignores the caller's context while ctx is available.*use QueryContext with ctx`
+	db.Exec("DELETE FROM t", 1, 2) // want `sql.DB.Exec ignores`
+	db.QueryRow("SELECT 1")        // want `sql.DB.QueryRow ignores`
+	db.Ping()                      // want `sql.DB.Ping ignores`
+	db.Begin()                     // want `sql.DB.Begin ignores.*use BeginTx with ctx`
+	db.Prepare("SELECT 1")         // want `sql.DB.Prepare ignores`
+	tx.Exec("UPDATE t SET a = 1")  // want `sql.Tx.Exec ignores`
+	tx.Stmt(st)                    // want `sql.Tx.Stmt ignores`
+	st.Query()                     // want `sql.Stmt.Query ignores`
+	db.Query( // want `sql.DB.Query ignores`
+		"SELECT 2",
+		3,
+	)
+	db.QueryContext(ctx, "SELECT 1") // ok
+}
+
+func handler(w http.ResponseWriter, r *http.Request) {
+	http.NewRequest("GET", "http://x", nil)      // want `http.NewRequest ignores the caller's context while r.Context\(\) is available.*use http.NewRequestWithContext with r.Context\(\)`
+	http.Get("http://x")                         // want `http.Get ignores.*use http.NewRequestWithContext and Client.Do with r.Context\(\)`
+	http.DefaultClient.Post("http://x", "", nil) // want `http.Client.Post ignores`
+	exec.Command("ls", "-l")                     // want `exec.Command ignores`
+}
+
+func dials(ctx context.Context) {
+	net.Dial("tcp", "x:1")                     // want `net.Dial ignores.*\(\*net.Dialer\).DialContext`
+	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
+	net.LookupHost("x")                        // want `net.LookupHost ignores.*net.DefaultResolver.LookupHost`
+	net.LookupIP("x")                          // want `net.LookupIP ignores`
+	tls.Dial("tcp", "x:1", nil)                // want `tls.Dial ignores.*\(\*tls.Dialer\).DialContext`
+	var d net.Dialer
+	d.Dial("tcp", "x:1") // want `net.Dialer.Dial ignores.*DialContext`
+}
+
+func thirdParty(ctx context.Context, c *kv.Client) {
+	c.Get("k")      // want `kv.Client.Get ignores.*use GetContext with ctx`
+	c.Put("k", "v") // want `kv.Client.Put ignores.*use PutWithContext with ctx`
+	c.Scan("p")     // ok: ScanContext is not a twin
+	kv.Ping()       // want `kv.Ping ignores.*use PingContext with ctx`
+	slog.Info("x")  // ok: slog
+	c.Close()       // ok: no twin, cleanup by name
+	kv.Start()      // ok: background work has its own lifetime
+}
+
+// ok: no context in scope.
+func plain(db *sql.DB) {
+	db.Query("SELECT 1")
+	http.Get("http://x")
+}
