@@ -23,7 +23,7 @@ func queries(ctx context.Context, db *sql.DB, tx *sql.Tx, st *sql.Stmt) {
 	tx.Exec("UPDATE t SET a = 1")  // want `sql.Tx.Exec ignores`
 	tx.Stmt(st)                    // want `sql.Tx.Stmt ignores`
 	st.Query()                     // want `sql.Stmt.Query ignores`
-	db.Query( // want `sql.DB.Query ignores`
+	db.Query(                      // want `sql.DB.Query ignores`
 		"SELECT 2",
 		3,
 	)

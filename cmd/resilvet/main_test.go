@@ -1,0 +1,213 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These end-to-end tests build the real binary and run it the three ways
+// users do: standalone, as go vet's -vettool and as go fix's -fixtool, on
+// a fixture module whose api package calls a store package, so facts must
+// cross a package boundary in every mode.
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "resilvet-e2e")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "resilvet")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fixture copies the shop module to a fresh directory.
+func fixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	require.NoError(t, os.CopyFS(dst, os.DirFS("testdata/shop")))
+	return dst
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func run(t *testing.T, dir string, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+var wantFindings = []string{
+	"api.go:12:15: sql.DB.Query ignores the caller's context while r.Context() is available",
+	"api.go:16:2: call to store.Count drops the caller's context: it makes its own context.Background() for context-taking work (store.go:14:28)",
+	"api.go:17:7: context.Background() passed to api.work while r.Context() is available",
+}
+
+// findings counts diagnostics in text output; related positions follow
+// their finding on lines of their own, indented after the position.
+func findings(out string) int {
+	n := 0
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, ".go:") && !strings.Contains(l, ": \t") {
+			n++
+		}
+	}
+	return n
+}
+
+func TestStandalone(t *testing.T) {
+	dir := fixture(t)
+	r := run(t, dir, bin, "./...")
+	assert.Equal(t, 3, r.code, "exit code with findings")
+	for _, w := range wantFindings {
+		assert.Contains(t, r.stderr, w)
+	}
+	assert.NotContains(t, r.stderr, "api_test.go", "test files are skipped by default")
+	assert.Equal(t, 3, findings(r.stderr), r.stderr)
+
+	r = run(t, dir, bin, "-resilvet.include-tests", "./...")
+	assert.Contains(t, r.stderr, "api_test.go:8:41: context.Background() passed to api.work while ctx is available")
+
+	r = run(t, dir, bin, "-ctxdrop=false", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stderr)
+}
+
+func TestJSON(t *testing.T) {
+	r := run(t, fixture(t), bin, "-json", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	var out map[string]map[string][]struct {
+		Posn           string `json:"posn"`
+		Message        string `json:"message"`
+		Category       string `json:"category"`
+		SuggestedFixes []struct {
+			Message string `json:"message"`
+			Edits   []struct {
+				Filename string `json:"filename"`
+				Start    int    `json:"start"`
+				End      int    `json:"end"`
+				New      string `json:"new"`
+			} `json:"edits"`
+		} `json:"suggested_fixes"`
+		Related []struct {
+			Posn    string `json:"posn"`
+			Message string `json:"message"`
+		} `json:"related"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	diags := out["example.com/shop/api"]["ctxdrop"]
+	require.Len(t, diags, 3)
+	byCat := map[string]int{}
+	for _, d := range diags {
+		byCat[d.Category]++
+	}
+	assert.Equal(t, map[string]int{"twin": 1, "dropsctx": 1, "rootctx": 1}, byCat)
+	for _, d := range diags {
+		switch d.Category {
+		case "twin":
+			require.Len(t, d.SuggestedFixes, 1)
+			assert.Equal(t, "Call QueryContext with r.Context()", d.SuggestedFixes[0].Message)
+		case "dropsctx":
+			require.NotEmpty(t, d.Related)
+			assert.Contains(t, d.Related[0].Posn, "store.go:12:6")
+		case "rootctx":
+			require.Len(t, d.SuggestedFixes, 1)
+			assert.Equal(t, "r.Context()", d.SuggestedFixes[0].Edits[0].New)
+		}
+	}
+}
+
+func TestFix(t *testing.T) {
+	dir := fixture(t)
+	r := run(t, dir, bin, "-fix", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	src, err := os.ReadFile(filepath.Join(dir, "api", "api.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), `store.DB.QueryContext(r.Context(), "SELECT id FROM orders")`)
+	assert.Contains(t, string(src), `work(r.Context())`)
+	// The rule-3 finding has no fix; it stays.
+	r = run(t, dir, bin, "./...")
+	assert.Equal(t, 3, r.code)
+	assert.Equal(t, 1, findings(r.stderr), r.stderr)
+	// The fixed module still builds.
+	assert.Equal(t, 0, run(t, dir, "go", "build", "./...").code)
+}
+
+func TestGoVet(t *testing.T) {
+	dir := fixture(t)
+	r := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	for _, w := range wantFindings {
+		assert.Contains(t, r.stderr, w)
+	}
+	assert.NotContains(t, r.stderr, "api_test.go")
+
+	// The shared option is lifted onto the command line, so go vet accepts
+	// and forwards it.
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-resilvet.include-tests", "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "api_test.go:8:41: context.Background() passed to api.work")
+
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-json", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout+r.stderr, `"category": "dropsctx"`)
+}
+
+func TestGoFix(t *testing.T) {
+	dir := fixture(t)
+	r := run(t, dir, "go", "fix", "-fixtool="+bin, "-diff", "./...")
+	assert.Contains(t, r.stdout, "+\trows, err := store.DB.QueryContext(r.Context(), \"SELECT id FROM orders\")")
+	r = run(t, dir, "go", "fix", "-fixtool="+bin, "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	src, err := os.ReadFile(filepath.Join(dir, "api", "api.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "work(r.Context())")
+}
+
+func TestHelp(t *testing.T) {
+	r := run(t, ".", bin, "help")
+	assert.Contains(t, r.stdout+r.stderr, "ctxdrop")
+	r = run(t, ".", bin, "help", "ctxdrop")
+	out := r.stdout + r.stderr
+	assert.Contains(t, out, "ctxdrop: report request contexts dropped on the way to outbound work")
+	assert.Contains(t, out, "Example:")
+	assert.Contains(t, out, "Fix:")
+}
+
+func TestBadFlag(t *testing.T) {
+	r := run(t, ".", bin, "-resilvet.outbound=not a name", "./...")
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.stderr, "invalid function name")
+	assert.NotContains(t, r.stderr, "panic")
+}

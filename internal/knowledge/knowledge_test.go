@@ -1,0 +1,153 @@
+package knowledge_test
+
+import (
+	"go/types"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// TestKeysResolve checks that every standard-library name in the tables
+// names a real function or method, so a typo fails here and not silently
+// in the field. Third-party names cannot be loaded; their shape is checked.
+func TestKeysResolve(t *testing.T) {
+	names := knowledge.Names()
+	require.NotEmpty(t, names)
+	pkgs := map[string]bool{}
+	for _, n := range names {
+		require.NoError(t, knowledge.ValidFullName(n), n)
+		if p := pkgOf(n); isStd(p) {
+			pkgs[p] = true
+		}
+	}
+	var paths []string
+	for p := range pkgs {
+		paths = append(paths, p)
+	}
+	loaded, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName}, paths...)
+	require.NoError(t, err)
+	funcs := map[string]bool{}
+	for _, p := range loaded {
+		require.Empty(t, p.Errors, p.PkgPath)
+		collect(p.Types, funcs)
+	}
+	for _, n := range names {
+		if isStd(pkgOf(n)) {
+			assert.True(t, funcs[n], "%s does not name a function or method of the standard library", n)
+		}
+	}
+}
+
+// TestTwinsTakeContext checks that each standard-library twin in the table
+// really takes a context first.
+func TestTwinsTakeContext(t *testing.T) {
+	loaded, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName}, "database/sql", "net", "net/http", "net/http/httptest", "os/exec", "crypto/tls")
+	require.NoError(t, err)
+	sigs := map[string]*types.Signature{}
+	for _, p := range loaded {
+		all := map[string]bool{}
+		collect(p.Types, all)
+		for n := range all {
+			sigs[n] = lookup(p.Types, n)
+		}
+	}
+	for _, n := range knowledge.Names() {
+		tw, ok := knowledge.TwinOf(n)
+		if !ok {
+			continue
+		}
+		sig := sigs[tw.Name]
+		if !assert.NotNil(t, sig, "twin %s of %s not found", tw.Name, n) {
+			continue
+		}
+		first := sig.Params().At(0).Type().String()
+		assert.Equal(t, "context.Context", first, "twin %s of %s", tw.Name, n)
+	}
+}
+
+func TestValidFullName(t *testing.T) {
+	for _, ok := range []string{"net/http.Get", "(*database/sql.DB).Query", "(log/slog.Handler).Handle", "(*example.com/x/v2.C).Do"} {
+		assert.NoError(t, knowledge.ValidFullName(ok), ok)
+	}
+	for _, bad := range []string{"", "Get", "http.", "(*sql.DB.Query", "(*database/sql.DB).", "(DB).Query", "net/http.Get()", "a b.C"} {
+		assert.Error(t, knowledge.ValidFullName(bad), bad)
+	}
+}
+
+func TestAddOutbound(t *testing.T) {
+	require.NoError(t, knowledge.AddOutbound(" (*example.com/kv.Client).Get , example.com/kv.Dial,"))
+	_, ok := knowledge.OutboundOf("(*example.com/kv.Client).Get")
+	assert.True(t, ok)
+	_, ok = knowledge.OutboundOf("example.com/kv.Dial")
+	assert.True(t, ok)
+	assert.ErrorContains(t, knowledge.AddOutbound("kv.Client.Get("), "invalid function name")
+}
+
+func TestLookupsAreTotal(t *testing.T) {
+	_, ok := knowledge.TwinOf("example.com/none.F")
+	assert.False(t, ok)
+	assert.True(t, knowledge.IsRootContext("context.Background"))
+	assert.False(t, knowledge.IsRootContext("context.WithCancel"))
+	assert.True(t, knowledge.IsValueOnlyContextSink("log/slog.InfoContext"))
+	assert.True(t, knowledge.IsCleanupSink("(*net/http.Server).Shutdown"))
+	assert.Equal(t, "sql", knowledge.SQL.String())
+}
+
+func pkgOf(fullName string) string {
+	s := strings.TrimPrefix(strings.TrimPrefix(fullName, "("), "*")
+	if i := strings.Index(s, ")"); i >= 0 {
+		s = s[:i]
+	}
+	return s[:strings.LastIndex(s, ".")]
+}
+
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// collect records the full names of the package's functions and methods.
+func collect(pkg *types.Package, into map[string]bool) {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			into[obj.FullName()] = true
+		case *types.TypeName:
+			for _, t := range []types.Type{obj.Type(), types.NewPointer(obj.Type())} {
+				ms := types.NewMethodSet(t)
+				for i := range ms.Len() {
+					if fn, ok := ms.At(i).Obj().(*types.Func); ok {
+						into[fn.FullName()] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func lookup(pkg *types.Package, fullName string) *types.Signature {
+	var found *types.Signature
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.FullName() == fullName {
+				found = obj.Type().(*types.Signature)
+			}
+		case *types.TypeName:
+			ms := types.NewMethodSet(types.NewPointer(obj.Type()))
+			for i := range ms.Len() {
+				if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.FullName() == fullName {
+					found = fn.Type().(*types.Signature)
+				}
+			}
+		}
+	}
+	return found
+}

@@ -1,0 +1,73 @@
+package summary_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+func roundTrip(t *testing.T, f analysis.Fact) []byte {
+	t.Helper()
+	var first bytes.Buffer
+	require.NoError(t, gob.NewEncoder(&first).Encode(f))
+	decoded := new(summary.FuncSummary)
+	require.NoError(t, gob.NewDecoder(bytes.NewReader(first.Bytes())).Decode(decoded))
+	assert.Equal(t, f, decoded)
+	var second bytes.Buffer
+	require.NoError(t, gob.NewEncoder(&second).Encode(decoded))
+	assert.Equal(t, first.Bytes(), second.Bytes(), "encoding is not deterministic")
+	return first.Bytes()
+}
+
+// TestGobRoundTrip checks that a fully populated summary survives the gob
+// encoding go vet and gopls use to carry facts between packages, and that
+// encoding is deterministic (vet caches facts by content).
+func TestGobRoundTrip(t *testing.T) {
+	full := &summary.FuncSummary{
+		DropsCtx: &summary.Drop{
+			Root:  "context.Background",
+			At:    "lib.go:12:9",
+			Chain: []summary.Link{{Func: "lib.inner", At: "lib.go:4:2"}, {Func: "lib.deeper", At: "lib.go:8:2"}},
+		},
+		Outbound:          []string{"http", "sql"},
+		UnboundedCtxParam: 1,
+		Retry:             &summary.Retry{Attempts: 3, Product: 27, Chain: []summary.Link{{Func: "a.F", At: "a.go:1:1"}}},
+		Effects:           []summary.Effect{{What: "sends a POST request", At: "a.go:2:2"}},
+	}
+	roundTrip(t, full)
+	roundTrip(t, &summary.FuncSummary{Outbound: []string{"grpc"}})
+	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) outbound(http,sql) unboundedCtx(0) retry(3,27) effect(sends a POST request)", full.String())
+}
+
+// TestFactsOnRealCode runs the summary over real, non-standard-library
+// packages (x/tools, in the module cache as a dependency) with the
+// checker's own sanity check of fact encoding, round-trips every fact, and
+// bounds their total size: facts are build artifacts in go vet.
+func TestFactsOnRealCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads x/tools from source")
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, "golang.org/x/tools/go/packages", "golang.org/x/tools/go/analysis/checker")
+	require.NoError(t, err)
+	graph, err := checker.Analyze([]*analysis.Analyzer{summary.Analyzer}, pkgs, &checker.Options{SanityCheck: true})
+	require.NoError(t, err)
+	total, count := 0, 0
+	for act := range graph.All() {
+		require.NoError(t, act.Err, act.String())
+		for _, f := range act.AllObjectFacts() {
+			total += len(roundTrip(t, f.Fact))
+			count++
+		}
+	}
+	t.Logf("%d facts, %d bytes", count, total)
+	assert.Positive(t, count, "expected outbound facts in x/tools (it runs go list)")
+	assert.Less(t, total/count, 400, "average fact size")
+}
