@@ -102,7 +102,7 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) {
+		if s.Kind == summary.SinkDefer || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -144,6 +144,94 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 	c.rep.Report(d)
 }
 
+// ctxAppliedLater reports whether the result of the call at cur is later
+// handed, together with the context in scope, to another call: the
+// context then reaches the work by another path, as in
+//
+//	req, _ := http.NewRequest(…); req = req.WithContext(ctx)
+//	cmd := exec.Command(…); runWithContext(ctx, cmd)
+func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool {
+	var result *types.Var
+	switch as := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) > 0 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok {
+				result, _ = c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(as.Values) == 1 && len(as.Names) > 0 {
+			result, _ = c.pass.TypesInfo.Defs[as.Names[0]].(*types.Var)
+		}
+	}
+	if result == nil {
+		return false
+	}
+	for other := range owner.Preorder((*ast.CallExpr)(nil)) {
+		call := other.Node().(*ast.CallExpr)
+		if call.Pos() < cur.Node().End() {
+			continue
+		}
+		usesResult, usesCtx := false, false
+		ast.Inspect(call, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				switch c.pass.TypesInfo.Uses[id] {
+				case result:
+					usesResult = true
+				case sc.obj:
+					usesCtx = true
+				}
+			}
+			return true
+		})
+		if usesResult && usesCtx {
+			return true
+		}
+	}
+	return false
+}
+
+// insideFunc reports whether the call at cur is in the body of the named
+// function (closures included).
+func (c *checker) insideFunc(cur inspector.Cursor, fullName string) bool {
+	for e := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		fn, ok := c.pass.TypesInfo.Defs[e.Node().(*ast.FuncDecl).Name].(*types.Func)
+		return ok && fn.FullName() == fullName
+	}
+	return false
+}
+
+// buildsContext reports whether a store sink is a composite literal of a
+// type that is itself a context: a root context embedded in a custom
+// context (values without cancellation, like context.WithoutCancel's own
+// implementation) is deliberate detachment.
+func (c *checker) buildsContext(n ast.Node) bool {
+	lit, ok := n.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	t := c.pass.TypesInfo.TypeOf(lit)
+	if t == nil {
+		return false
+	}
+	iface := contextInterface(c.pass)
+	return iface != nil && (types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface))
+}
+
+// contextInterface returns the context.Context interface type, if the
+// package imports context (directly or not).
+func contextInterface(pass *analysis.Pass) *types.Interface {
+	for _, imp := range pass.Pkg.Imports() {
+		if imp.Path() == "context" {
+			if tn, ok := imp.Scope().Lookup("Context").(*types.TypeName); ok {
+				iface, _ := tn.Type().Underlying().(*types.Interface)
+				return iface
+			}
+		}
+	}
+	return nil
+}
+
 // checkCall applies rules 2 and 3 to a call.
 func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
@@ -163,7 +251,9 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 		return
 	}
 	if twin, ok := c.twinOf(call, callee); ok {
-		if c.isCleanup(cur, owner) {
+		// The twin's own implementation may call the plain function
+		// (exec.CommandContext calls Command, then sets the context).
+		if c.isCleanup(cur, owner) || c.insideFunc(cur, twin.Name) || c.ctxAppliedLater(cur, owner, sc) {
 			return
 		}
 		c.reportTwin(call, callee, twin, sc)
@@ -373,7 +463,7 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 		if !isCtx && !analysisutil.IsHTTPRequestPtr(v.Type()) {
 			continue
 		}
-		if !c.capturedIsRequestScoped(fn, v) {
+		if !c.capturedIsRequestScoped(fn, v) || isCtx && c.onlyWatched(cur) {
 			continue
 		}
 		if isCtx {
@@ -384,6 +474,26 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 		}
 	}
 	return found
+}
+
+// onlyWatched reports whether the captured context at cur is used only
+// as a lifetime signal (ctx.Done(), ctx.Err()): a goroutine that watches
+// the caller's context to know when to stop runs background work on its own
+// schedule, and its calls are not the caller's request. The closure still
+// has the context if any other use of it appears.
+func (c *checker) onlyWatched(cur inspector.Cursor) bool {
+	obj := c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)]
+	lit, _ := enclosingFunc(cur)
+	for u := range lit.Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[u.Node().(*ast.Ident)] != obj {
+			continue
+		}
+		sel, ok := u.Parent().Node().(*ast.SelectorExpr)
+		if !ok || u.ParentEdgeKind() != edge.SelectorExpr_X || sel.Sel.Name != "Done" && sel.Sel.Name != "Err" {
+			return false
+		}
+	}
+	return true
 }
 
 // capturedIsRequestScoped reports whether a variable captured by the

@@ -81,10 +81,10 @@ var twins = map[string]Twin{
 
 	"os/exec.Command": {Name: "os/exec.CommandContext", Display: "exec.CommandContext", Method: "CommandContext", Rewrite: RenameInsertCtx},
 
-	"net.Dial":         {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
-	"net.DialTimeout":  {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
-	"net.Listen":       {Name: "(*net.ListenConfig).Listen", Display: "(*net.ListenConfig).Listen"},
-	"net.ListenPacket": {Name: "(*net.ListenConfig).ListenPacket", Display: "(*net.ListenConfig).ListenPacket"},
+	"net.Dial":        {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
+	"net.DialTimeout": {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
+	// net.Listen is deliberately absent: its context would bound only the
+	// bind, never the listener's life, so the finding would mislead.
 
 	"net.LookupAddr":  {Name: "(*net.Resolver).LookupAddr", Display: "net.DefaultResolver.LookupAddr", Method: "LookupAddr", Rewrite: DefaultResolver},
 	"net.LookupCNAME": {Name: "(*net.Resolver).LookupCNAME", Display: "net.DefaultResolver.LookupCNAME", Method: "LookupCNAME", Rewrite: DefaultResolver},

@@ -311,7 +311,14 @@ func (fa *flowAnalysis) sinkOf(cur inspector.Cursor) (Sink, bool) {
 		}
 		return s, true
 	case edge.KeyValueExpr_Value, edge.CompositeLit_Elts:
-		return Sink{Kind: SinkStore, Node: parent.Node(), Owner: enclosingFunc(parent)}, true
+		lit := parent
+		if kind == edge.KeyValueExpr_Value {
+			lit = parent.Parent()
+		}
+		if _, ok := lit.Node().(*ast.CompositeLit); !ok {
+			return Sink{}, false
+		}
+		return Sink{Kind: SinkStore, Node: lit.Node(), Owner: enclosingFunc(parent)}, true
 	case edge.SendStmt_Value:
 		return Sink{Kind: SinkStore, Node: parent.Node(), Owner: enclosingFunc(parent)}, true
 	case edge.AssignStmt_Rhs:

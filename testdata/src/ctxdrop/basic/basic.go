@@ -153,3 +153,23 @@ func anyParam(ctx context.Context) {
 }
 
 func take(v any) {}
+
+// ok: a custom context that keeps the values of ctx and never expires is
+// deliberate detachment (the standard library's net package does this).
+type valuesOnly struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesOnly) Value(key any) any { return v.values.Value(key) }
+
+func detachValues(ctx context.Context) context.Context {
+	return &valuesOnly{Context: context.Background(), values: ctx}
+}
+
+// ok: the twin's own implementation calls the plain function.
+func Fetch(id string) error { return nil }
+
+func FetchContext(ctx context.Context, id string) error {
+	return Fetch(id)
+}

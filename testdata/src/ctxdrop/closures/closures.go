@@ -89,3 +89,21 @@ func useRepo(ctx context.Context, r *Repo[string]) {
 	r.Find("x")  // want `closures.Repo.Find ignores the caller's context.*use FindContext with ctx`
 	r.Fetch("y") // want `call to closures.Repo.Fetch drops the caller's context`
 }
+
+func flush() error { return work(context.Background()) }
+
+// ok: the goroutine watches ctx only to know when to stop; its periodic
+// work runs on its own schedule.
+func ticker(ctx context.Context, tick chan struct{}) {
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				flush()
+				return
+			case <-tick:
+				flush()
+			}
+		}
+	}()
+}

@@ -62,3 +62,18 @@ func plain(db *sql.DB) {
 	db.Query("SELECT 1")
 	http.Get("http://x")
 }
+
+// ok: the request gets the context later.
+func later(ctx context.Context) {
+	req, _ := http.NewRequest("GET", "http://x", nil)
+	req = req.WithContext(ctx)
+	cmd := exec.Command("go", "env")
+	runWithContext(ctx, cmd)
+}
+
+func runWithContext(ctx context.Context, cmd *exec.Cmd) {}
+
+// ok: net.Listen's context would bound only the bind.
+func listen(ctx context.Context) {
+	net.Listen("tcp", ":0")
+}
