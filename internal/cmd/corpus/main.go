@@ -1,0 +1,334 @@
+// Command corpus runs every resilvet analyzer over real code, the Go
+// standard library and each module of the project's dependency graph that
+// is in the module cache, and checks that the run is clean: no panics, no
+// analyzer errors, and every suggested fix applied still builds. It prints
+// the number of findings per analyzer and target.
+//
+// Usage, from the repository root:
+//
+//	go run ./internal/cmd/corpus            # std + every cached dependency module
+//	go run ./internal/cmd/corpus -list std  # also print every finding, for triage
+//
+// Modules are analysed in a writable copy (their own go.mod resolves their
+// dependencies through the module proxy); fixes are applied through a
+// go build -overlay, so nothing in GOROOT or the module cache is touched.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+var (
+	list    = flag.Bool("list", false, "print every finding")
+	keep    = flag.Bool("keep", false, "keep the temporary directory")
+	modules = flag.Bool("modules", true, "also analyse the cached dependency modules")
+)
+
+func main() {
+	flag.Parse()
+	tmp, err := os.MkdirTemp("", "resilvet-corpus")
+	check(err)
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	}
+	bin := filepath.Join(tmp, "resilvet")
+	run(".", "go", "build", "-o", bin, "./cmd/resilvet")
+
+	targets := []target{{name: "std", dir: ".", patterns: []string{"std"}}}
+	if flag.NArg() > 0 {
+		targets = nil
+		for _, a := range flag.Args() {
+			if a == "std" {
+				targets = append(targets, target{name: "std", dir: ".", patterns: []string{"std"}})
+			}
+		}
+	}
+	if *modules && (flag.NArg() == 0 || contains(flag.Args(), "modules")) {
+		targets = append(targets, dependencyModules(tmp)...)
+	}
+
+	failed := false
+	fmt.Printf("%-40s %8s %10s %8s %6s %s\n", "target", "packages", "findings", "errors", "fixes", "fixed code builds")
+	for _, t := range targets {
+		r := t.analyse(bin, tmp)
+		status := "yes"
+		if r.buildErr != "" {
+			status = "NO"
+			failed = true
+		}
+		if len(r.errors) > 0 || r.panicked {
+			failed = true
+		}
+		fmt.Printf("%-40s %8d %10s %8d %6d %s\n", t.name, r.packages, r.perAnalyzer(), len(r.errors), r.fixes, status)
+		for _, e := range r.errors {
+			fmt.Printf("    error: %s\n", e)
+		}
+		if r.panicked {
+			fmt.Printf("    panic:\n%s\n", r.stderr)
+		}
+		if r.buildErr != "" {
+			fmt.Printf("    fixed code does not build:\n%s\n", r.buildErr)
+		}
+		if *list {
+			for _, f := range r.findings {
+				fmt.Printf("    %s: %s: %s\n", f.analyzer, f.posn, f.message)
+			}
+		}
+	}
+	if failed {
+		fmt.Println("FAIL")
+		os.Exit(1)
+	}
+	fmt.Println("ok")
+}
+
+type target struct {
+	name     string
+	dir      string
+	patterns []string
+}
+
+type finding struct{ analyzer, posn, message string }
+
+type result struct {
+	packages int
+	findings []finding
+	errors   []string
+	fixes    int
+	panicked bool
+	stderr   string
+	buildErr string
+}
+
+func (r *result) perAnalyzer() string {
+	counts := map[string]int{}
+	for _, f := range r.findings {
+		counts[f.analyzer]++
+	}
+	var parts []string
+	for a, n := range counts {
+		parts = append(parts, fmt.Sprintf("%s=%d", a, n))
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, ",")
+}
+
+// jsonTree is the -json output: package → analyzer → diagnostics or error.
+type jsonTree map[string]map[string]json.RawMessage
+
+type jsonDiag struct {
+	Posn           string `json:"posn"`
+	Message        string `json:"message"`
+	SuggestedFixes []struct {
+		Edits []struct {
+			Filename string `json:"filename"`
+			Start    int    `json:"start"`
+			End      int    `json:"end"`
+			New      string `json:"new"`
+		} `json:"edits"`
+	} `json:"suggested_fixes"`
+}
+
+type edit struct {
+	start, end int
+	text       string
+}
+
+func (t target) analyse(bin, tmp string) *result {
+	r := &result{}
+	cmd := exec.Command(bin, append([]string{"-json"}, t.patterns...)...)
+	cmd.Dir = t.dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	r.stderr = stderr.String()
+	r.panicked = strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "internal error")
+	var tree jsonTree
+	if err := json.Unmarshal(stdout.Bytes(), &tree); err != nil {
+		r.errors = append(r.errors, fmt.Sprintf("run failed (%v): %s", runErr, firstLines(r.stderr, 20)))
+		return r
+	}
+	list := exec.Command("go", append([]string{"list"}, t.patterns...)...)
+	list.Dir = t.dir
+	if out, err := list.Output(); err == nil {
+		r.packages = strings.Count(string(out), "\n")
+	}
+	seen := map[string]bool{}
+	edits := map[string][]edit{}
+	for pkg, byAnalyzer := range tree {
+		for analyzer, raw := range byAnalyzer {
+			var e struct{ Error string }
+			if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+				r.errors = append(r.errors, pkg+": "+analyzer+": "+e.Error)
+				continue
+			}
+			var diags []jsonDiag
+			if err := json.Unmarshal(raw, &diags); err != nil {
+				r.errors = append(r.errors, pkg+": "+analyzer+": bad JSON: "+err.Error())
+				continue
+			}
+			for _, d := range diags {
+				// Test variants of a package repeat its findings.
+				key := d.Posn + "\x00" + d.Message
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				r.findings = append(r.findings, finding{analyzer, d.Posn, d.Message})
+				if len(d.SuggestedFixes) > 0 {
+					for _, e := range d.SuggestedFixes[0].Edits {
+						edits[e.Filename] = append(edits[e.Filename], edit{e.Start, e.End, e.New})
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(r.findings, func(i, j int) bool { return r.findings[i].posn < r.findings[j].posn })
+	if runErr != nil && len(r.errors) == 0 {
+		r.errors = append(r.errors, fmt.Sprintf("exit status: %v: %s", runErr, firstLines(r.stderr, 20)))
+	}
+	r.fixes = len(edits)
+	if len(edits) > 0 {
+		r.buildErr = buildWithFixes(t, tmp, edits)
+	}
+	return r
+}
+
+// buildWithFixes applies the edits through an overlay and builds the
+// packages of the edited files.
+func buildWithFixes(t target, tmp string, edits map[string][]edit) string {
+	overlay := struct{ Replace map[string]string }{Replace: map[string]string{}}
+	dirs := map[string]bool{}
+	for file, es := range edits {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err.Error()
+		}
+		out, err := applyEdits(src, es)
+		if err != nil {
+			return file + ": " + err.Error()
+		}
+		dst := filepath.Join(tmp, "overlay", strings.ReplaceAll(strings.TrimPrefix(file, "/"), "/", "_"))
+		check(os.MkdirAll(filepath.Dir(dst), 0o755))
+		check(os.WriteFile(dst, out, 0o644))
+		overlay.Replace[file] = dst
+		dirs[filepath.Dir(file)] = true
+	}
+	data, _ := json.Marshal(overlay)
+	ov := filepath.Join(tmp, "overlay-"+strings.ReplaceAll(t.name, "/", "_")+".json")
+	check(os.WriteFile(ov, data, 0o644))
+	args := []string{"build", "-overlay=" + ov}
+	for d := range dirs {
+		args = append(args, d)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = t.dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return string(out)
+	}
+	return ""
+}
+
+// applyEdits applies byte-offset edits, dropping exact duplicates (test
+// variants) and failing on overlaps.
+func applyEdits(src []byte, es []edit) ([]byte, error) {
+	sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
+	var out bytes.Buffer
+	last := 0
+	var prev *edit
+	for i := range es {
+		e := es[i]
+		if prev != nil && *prev == e {
+			continue
+		}
+		if e.start < last {
+			return nil, fmt.Errorf("overlapping fixes at offset %d", e.start)
+		}
+		out.Write(src[last:e.start])
+		out.WriteString(e.text)
+		last = e.end
+		prev = &es[i]
+	}
+	out.Write(src[last:])
+	return out.Bytes(), nil
+}
+
+// dependencyModules copies each module of the build list that is in the
+// module cache to a writable directory and downloads its own dependencies.
+func dependencyModules(tmp string) []target {
+	out := run(".", "go", "list", "-m", "-f", "{{if not .Main}}{{.Path}}@{{.Version}} {{.Dir}}{{end}}", "all")
+	var targets []target
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		path, dir, ok := strings.Cut(line, " ")
+		if !ok || dir == "" {
+			continue
+		}
+		dst := filepath.Join(tmp, "mod", strings.ReplaceAll(path, "/", "_"))
+		check(os.CopyFS(dst, os.DirFS(dir)))
+		check(filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			return os.Chmod(p, mode)
+		}))
+		if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
+			continue // pre-module code: nothing to build it with
+		}
+		run(dst, "go", "mod", "download")
+		targets = append(targets, target{name: path, dir: dst, patterns: []string{"./..."}})
+	}
+	return targets
+}
+
+func run(dir, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+		os.Exit(1)
+	}
+	return string(out)
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
