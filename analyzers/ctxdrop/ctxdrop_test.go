@@ -10,15 +10,15 @@ import (
 )
 
 func TestBasic(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/basic")
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/basic"))
 }
 
 func TestTwins(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/twins")
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/twins"))
 }
 
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/app")
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/app"))
 }
 
 func TestClosuresAndGenerics(t *testing.T) {

@@ -30,7 +30,7 @@ func newFixer(pass *analysis.Pass) *fixer {
 // replaceRoot replaces a context.Background() call with the context in
 // scope, removing the context import if that was its last use.
 func (f *fixer) replaceRoot(root *ast.CallExpr, sc *inScope, rootText string) (analysis.SuggestedFix, bool) {
-	if !f.visible(sc, root.Pos()) {
+	if !f.visible(sc, root.Pos()) || f.translated(root.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	edits := []analysis.TextEdit{{Pos: root.Pos(), End: root.End(), NewText: []byte(sc.expr)}}
@@ -51,7 +51,7 @@ func (f *fixer) replaceRoot(root *ast.CallExpr, sc *inScope, rootText string) (a
 
 // callTwin rewrites a call to its context-taking twin.
 func (f *fixer) callTwin(call *ast.CallExpr, twin knowledge.Twin, sc *inScope) (analysis.SuggestedFix, bool) {
-	if twin.Rewrite == knowledge.NoRewrite || !f.visible(sc, call.Pos()) || call.Ellipsis.IsValid() && twin.Rewrite != knowledge.RenameInsertCtx {
+	if twin.Rewrite == knowledge.NoRewrite || !f.visible(sc, call.Pos()) || f.translated(call.Pos()) || call.Ellipsis.IsValid() && twin.Rewrite != knowledge.RenameInsertCtx {
 		return analysis.SuggestedFix{}, false
 	}
 	if len(call.Args) == 1 {
@@ -126,6 +126,13 @@ func (f *fixer) insertFirstArg(call *ast.CallExpr, text string) analysis.TextEdi
 		return analysis.TextEdit{Pos: first.Pos(), End: first.Pos(), NewText: []byte(text + ", ")}
 	}
 	return analysis.TextEdit{Pos: first.Pos(), End: first.Pos(), NewText: []byte(text + ",\n" + f.indent(first.Pos()))}
+}
+
+// translated reports whether pos is in a file that maps to another by
+// //line directives (cgo's translated copies): edits would land in the
+// copy, not in the user's file, so no fix is offered there.
+func (f *fixer) translated(pos token.Pos) bool {
+	return f.pass.Fset.Position(pos).Filename != f.pass.Fset.File(pos).Name()
 }
 
 // visible reports whether the context variable is the one its name refers

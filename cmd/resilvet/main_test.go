@@ -211,3 +211,43 @@ func TestBadFlag(t *testing.T) {
 	assert.Contains(t, r.stderr, "invalid function name")
 	assert.NotContains(t, r.stderr, "panic")
 }
+
+// TestExample runs the README's first command on the bundled example
+// service and checks it reports the mistakes the example documents, and
+// nothing on the deliberate and correct code around them.
+func TestExample(t *testing.T) {
+	r := run(t, "../..", bin, "./examples/...")
+	assert.Equal(t, 3, r.code, r.stderr)
+	for _, w := range []string{
+		"payments/payments.go:35:14: http.NewRequest ignores the caller's context while ctx is available",
+		"checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
+		"checkout/checkout.go:46:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
+		"checkout/checkout.go:60:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
+	} {
+		assert.Contains(t, r.stderr, w)
+	}
+	assert.Equal(t, 4, findings(r.stderr), r.stderr)
+}
+
+// TestBrokenInput checks that code that does not parse or type-check gets
+// a clear error and exit code 1, never a panic, and that cgo packages are
+// analysed.
+func TestBrokenInput(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/broken")))
+	for _, tc := range []struct{ pkg, want string }{
+		{"./syntax", "syntax.go:6:24: missing ',' before newline in argument list"},
+		{"./typeerr", "undefined: undefined"},
+	} {
+		r := run(t, dir, bin, tc.pkg)
+		assert.Equal(t, 1, r.code, r.stderr)
+		assert.Contains(t, r.stderr, tc.want)
+		assert.NotContains(t, r.stderr, "panic")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler for the cgo package")
+	}
+	r := run(t, dir, bin, "./cgo")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "cgo.go:13:14: context.Background() passed to cgo.work while ctx is available")
+}

@@ -269,7 +269,7 @@ func (fa *flowAnalysis) rootsOf(e ast.Expr) []*ast.CallExpr {
 // result from (context.WithTimeout(parent, d) → parent), or nil when the
 // call does not return a context.
 func (fa *flowAnalysis) derivedFrom(call *ast.CallExpr) ast.Expr {
-	sig, ok := fa.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	sig, ok := signatureOf(fa.info, call)
 	if !ok || !analysisutil.ReturnsContext(sig) {
 		return nil
 	}
@@ -341,7 +341,7 @@ func (fa *flowAnalysis) sinkOf(cur inspector.Cursor) (Sink, bool) {
 // paramIsContext reports whether argument idx of call is received by a
 // context.Context parameter (not, say, fmt.Println's any).
 func (fa *flowAnalysis) paramIsContext(call *ast.CallExpr, idx int) bool {
-	sig, ok := fa.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	sig, ok := signatureOf(fa.info, call)
 	if !ok {
 		return false
 	}
@@ -359,6 +359,17 @@ func (fa *flowAnalysis) paramIsContext(call *ast.CallExpr, idx int) bool {
 		}
 	}
 	return t != nil && analysisutil.IsContext(t)
+}
+
+// signatureOf returns the signature of the called function, or false for
+// conversions, builtins and code that did not type-check.
+func signatureOf(info *types.Info, call *ast.CallExpr) (*types.Signature, bool) {
+	t := info.TypeOf(call.Fun)
+	if t == nil {
+		return nil, false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	return sig, ok
 }
 
 func enclosingFunc(cur inspector.Cursor) ast.Node {

@@ -31,6 +31,7 @@ var (
 	list    = flag.Bool("list", false, "print every finding")
 	keep    = flag.Bool("keep", false, "keep the temporary directory")
 	modules = flag.Bool("modules", true, "also analyse the cached dependency modules")
+	extra   = flag.String("extra", "", "comma-separated module@version list to download and analyse too (precision triage on more real code)")
 )
 
 func main() {
@@ -54,6 +55,10 @@ func main() {
 	}
 	if *modules && (flag.NArg() == 0 || contains(flag.Args(), "modules")) {
 		targets = append(targets, dependencyModules(tmp)...)
+	}
+
+	if *extra != "" {
+		targets = append(targets, extraModules(tmp, strings.Split(*extra, ","))...)
 	}
 
 	failed := false
@@ -265,6 +270,21 @@ func applyEdits(src []byte, es []edit) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// extraModules downloads the named modules and prepares them like the
+// dependency modules.
+func extraModules(tmp string, mods []string) []target {
+	var targets []target
+	for _, m := range mods {
+		out := run(".", "go", "mod", "download", "-json", m)
+		var info struct{ Path, Version, Dir string }
+		check(json.Unmarshal([]byte(out), &info))
+		if t, ok := prepare(tmp, info.Path+"@"+info.Version, info.Dir); ok {
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
 // dependencyModules copies each module of the build list that is in the
 // module cache to a writable directory and downloads its own dependencies.
 func dependencyModules(tmp string) []target {
@@ -275,25 +295,33 @@ func dependencyModules(tmp string) []target {
 		if !ok || dir == "" {
 			continue
 		}
-		dst := filepath.Join(tmp, "mod", strings.ReplaceAll(path, "/", "_"))
-		check(os.CopyFS(dst, os.DirFS(dir)))
-		check(filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			mode := os.FileMode(0o644)
-			if d.IsDir() {
-				mode = 0o755
-			}
-			return os.Chmod(p, mode)
-		}))
-		if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
-			continue // pre-module code: nothing to build it with
+		if t, ok := prepare(tmp, path, dir); ok {
+			targets = append(targets, t)
 		}
-		run(dst, "go", "mod", "download")
-		targets = append(targets, target{name: path, dir: dst, patterns: []string{"./..."}})
 	}
 	return targets
+}
+
+// prepare copies a module to a writable directory and downloads its own
+// dependencies.
+func prepare(tmp, path, dir string) (target, bool) {
+	dst := filepath.Join(tmp, "mod", strings.ReplaceAll(path, "/", "_"))
+	check(os.CopyFS(dst, os.DirFS(dir)))
+	check(filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	}))
+	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
+		return target{}, false // pre-module code: nothing to build it with
+	}
+	run(dst, "go", "mod", "download")
+	return target{name: path, dir: dst, patterns: []string{"./..."}}, true
 }
 
 func run(dir, name string, args ...string) string {

