@@ -102,7 +102,7 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) {
+		if s.Kind == summary.SinkDefer || s.PreCancelled || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) || c.storesCancel(s.Node) {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -218,6 +218,34 @@ func (c *checker) buildsContext(n ast.Node) bool {
 	return iface != nil && (types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface))
 }
 
+// storesCancel reports whether a store sink keeps a cancel function next
+// to the context (a composite literal with a context.CancelFunc field): the
+// context's lifetime is managed explicitly, as connection pools do for
+// dials shared by several waiters.
+func (c *checker) storesCancel(n ast.Node) bool {
+	lit, ok := n.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			e = kv.Value
+		}
+		if isCancelFunc(c.pass.TypesInfo.TypeOf(e)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCancelFunc(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
+}
+
 // contextInterface returns the context.Context interface type, if the
 // package imports context (directly or not).
 func contextInterface(pass *analysis.Pass) *types.Interface {
@@ -261,6 +289,12 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	}
 	s := c.sum.Of(callee)
 	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) {
+		return
+	}
+	// A goroutine or deferred call runs on its own lifetime, not the
+	// caller's request (the summary makes the same choice inside callees).
+	switch cur.ParentEdgeKind() {
+	case edge.GoStmt_Call, edge.DeferStmt_Call:
 		return
 	}
 	c.reportDrop(call, callee, s.DropsCtx, sc)
@@ -477,7 +511,8 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 }
 
 // onlyWatched reports whether the captured context at cur is used only
-// as a lifetime signal (ctx.Done(), ctx.Err()): a goroutine that watches
+// as a lifetime signal (ctx.Done(), ctx.Err()) or to detach from it
+// (context.WithoutCancel(ctx)): a goroutine that watches
 // the caller's context to know when to stop runs background work on its own
 // schedule, and its calls are not the caller's request. The closure still
 // has the context if any other use of it appears.
@@ -487,6 +522,13 @@ func (c *checker) onlyWatched(cur inspector.Cursor) bool {
 	for u := range lit.Preorder((*ast.Ident)(nil)) {
 		if c.pass.TypesInfo.Uses[u.Node().(*ast.Ident)] != obj {
 			continue
+		}
+		if u.ParentEdgeKind() == edge.CallExpr_Args {
+			// context.WithoutCancel(ctx): the closure detaches on purpose.
+			if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, u.Parent().Node().(*ast.CallExpr)); fn != nil && fn.FullName() == "context.WithoutCancel" {
+				continue
+			}
+			return false
 		}
 		sel, ok := u.Parent().Node().(*ast.SelectorExpr)
 		if !ok || u.ParentEdgeKind() != edge.SelectorExpr_X || sel.Sel.Name != "Done" && sel.Sel.Name != "Err" {

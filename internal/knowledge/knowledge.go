@@ -135,6 +135,22 @@ func IsRootContext(fullName string) bool { return rootContexts[fullName] }
 // root context to it drops nothing that matters for resilience.
 func IsValueOnlyContextSink(fullName string) bool { return valueOnlySinks[fullName] }
 
+// IsLoggingOrMetricsName reports whether a function or method name says
+// it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
+// recordConnectionMetrics…). Third-party loggers and metrics callbacks
+// take a context for its values (trace IDs, exemplars), not for
+// cancellation, so a root context passed to them drops nothing that
+// matters for resilience. The rule only ever silences findings; it never
+// creates one.
+func IsLoggingOrMetricsName(name string) bool {
+	for _, p := range []string{"Log", "Print", "Debug", "Info", "Warn", "Error", "Trace", "Fatal", "Panic"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest == "f" || rest == "ln" || rest == "w" || rest == "Context" || rest == "Attrs" || rest == "Ctx") {
+			return true
+		}
+	}
+	return strings.Contains(name, "Metric")
+}
+
 // IsCleanupSink reports whether the named function is meant to be called
 // with a fresh context after the request context is done (graceful
 // shutdown), so a root context passed to it is deliberate.

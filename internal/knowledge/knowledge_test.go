@@ -151,3 +151,12 @@ func lookup(pkg *types.Package, fullName string) *types.Signature {
 	}
 	return found
 }
+
+func TestIsLoggingOrMetricsName(t *testing.T) {
+	for _, yes := range []string{"Printf", "Print", "Println", "Infof", "Debug", "ErrorContext", "LogAttrs", "Warnw", "Tracef", "recordConnectionMetrics", "MetricsHook"} {
+		assert.True(t, knowledge.IsLoggingOrMetricsName(yes), yes)
+	}
+	for _, no := range []string{"Query", "Do", "Information", "Errors", "Logout", "Printer", "Debugger", "Panicked", "Record"} {
+		assert.False(t, knowledge.IsLoggingOrMetricsName(no), no)
+	}
+}

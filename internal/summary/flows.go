@@ -46,6 +46,11 @@ type Sink struct {
 	// Owner is the innermost function containing Node; it differs from
 	// the RootUse's Owner when the context is captured by a closure.
 	Owner ast.Node
+	// PreCancelled is set when the context reaching the sink was
+	// cancelled before it: "ctx, cancel := context.WithCancel(bg);
+	// cancel()" makes an already-done context on purpose (close now,
+	// do not wait), which drops nothing.
+	PreCancelled bool
 }
 
 // flowAnalysis finds root contexts in one function declaration (closures
@@ -60,17 +65,24 @@ type flowAnalysis struct {
 	sources map[*types.Var][]ast.Expr // every value assigned to a local context variable
 	opaque  map[*types.Var]bool       // assigned in a way we do not follow
 	roots   map[*types.Var][]*ast.CallExpr
+	// cancelOf maps a context variable to the cancel function returned
+	// with it; cancelled records where each cancel function is called
+	// outside a defer.
+	cancelOf  map[*types.Var]*types.Var
+	cancelled map[*types.Var][]token.Pos
 }
 
 // rootUses returns the root-context uses in the function declaration at
 // decl, in source order.
 func rootUses(info *types.Info, decl inspector.Cursor) []*RootUse {
 	fa := &flowAnalysis{
-		info:    info,
-		decl:    decl,
-		sources: map[*types.Var][]ast.Expr{},
-		opaque:  map[*types.Var]bool{},
-		roots:   map[*types.Var][]*ast.CallExpr{},
+		info:      info,
+		decl:      decl,
+		sources:   map[*types.Var][]ast.Expr{},
+		opaque:    map[*types.Var]bool{},
+		roots:     map[*types.Var][]*ast.CallExpr{},
+		cancelOf:  map[*types.Var]*types.Var{},
+		cancelled: map[*types.Var][]token.Pos{},
 	}
 	var calls []inspector.Cursor
 	for cur := range decl.Preorder((*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.UnaryExpr)(nil), (*ast.RangeStmt)(nil), (*ast.FuncType)(nil)) {
@@ -78,6 +90,11 @@ func rootUses(info *types.Info, decl inspector.Cursor) []*RootUse {
 		case *ast.CallExpr:
 			if fn := analysisutil.CalleeFunc(info, n); fn != nil && knowledge.IsRootContext(fn.FullName()) {
 				calls = append(calls, cur)
+			}
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) == 0 && cur.ParentEdgeKind() == edge.ExprStmt_X {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					fa.cancelled[v] = append(fa.cancelled[v], n.Pos())
+				}
 			}
 		case *ast.AssignStmt:
 			fa.assign(n.Lhs, n.Rhs)
@@ -138,6 +155,7 @@ func rootUses(info *types.Info, decl inspector.Cursor) []*RootUse {
 		if !ok {
 			continue
 		}
+		sink.PreCancelled = fa.preCancelled(e)
 		for _, r := range rs {
 			if u := uses[r]; u != nil {
 				u.Sinks = append(u.Sinks, sink)
@@ -161,6 +179,13 @@ func (fa *flowAnalysis) assign(lhs, rhs []ast.Expr) {
 			// ctx, cancel := context.WithTimeout(...): the context is the
 			// first result of a deriving call.
 			fa.sources[v] = append(fa.sources[v], rhs[0])
+			if len(lhs) == 2 {
+				if id, ok := ast.Unparen(lhs[1]).(*ast.Ident); ok {
+					if c, ok := fa.info.ObjectOf(id).(*types.Var); ok {
+						fa.cancelOf[v] = c
+					}
+				}
+			}
 		case len(rhs) == 0:
 			// var ctx context.Context: no value yet.
 		default:
@@ -336,6 +361,25 @@ func (fa *flowAnalysis) sinkOf(cur inspector.Cursor) (Sink, bool) {
 		}
 	}
 	return Sink{}, false
+}
+
+// preCancelled reports whether e names a context variable whose cancel
+// function was called, outside a defer, before e.
+func (fa *flowAnalysis) preCancelled(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := fa.info.Uses[id].(*types.Var)
+	if !ok || fa.cancelOf[v] == nil {
+		return false
+	}
+	for _, p := range fa.cancelled[fa.cancelOf[v]] {
+		if p < id.Pos() {
+			return true
+		}
+	}
+	return false
 }
 
 // paramIsContext reports whether argument idx of call is received by a

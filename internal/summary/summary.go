@@ -236,7 +236,9 @@ func directDrop(pass *analysis.Pass, fd *ast.FuncDecl, uses []*RootUse) (*Drop, 
 			continue
 		}
 		for _, s := range u.Sinks {
-			if s.Kind != SinkCall || s.Owner != fd || isExemptSink(s.Callee) {
+			// Only a statically known callee is evidence: a callback
+			// (a func field or parameter) may do anything or nothing.
+			if s.Kind != SinkCall || s.Owner != fd || s.Callee == nil || s.PreCancelled || isExemptSink(s.Callee) {
 				continue
 			}
 			return &Drop{Root: u.Root, At: analysisutil.ShortPos(pass.Fset, u.Call.Pos())}, []token.Pos{u.Call.Pos()}
@@ -253,7 +255,7 @@ func isExemptSink(callee *types.Func) bool {
 		return false
 	}
 	name := callee.FullName()
-	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name)
+	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.IsLoggingOrMetricsName(callee.Name())
 }
 
 // IsExemptSink is isExemptSink for the reporting analyzers.

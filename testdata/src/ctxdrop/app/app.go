@@ -42,3 +42,12 @@ func WithCtx(ctx context.Context) {
 		lib.Load("no capture") // ok: the closure captures no context
 	}()
 }
+
+func Detached(ctx context.Context) {
+	go func() {
+		work(context.WithoutCancel(ctx))
+		lib.Load("detached") // ok: the goroutine detached from ctx on purpose
+	}()
+}
+
+func work(ctx context.Context) {}

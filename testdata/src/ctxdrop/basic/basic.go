@@ -178,3 +178,40 @@ func FetchContext(ctx context.Context, id string) error {
 func otherAnalyzer(ctx context.Context) {
 	work(context.Background()) //resilvet:ignore notimeout not this one // want `context.Background\(\) passed to basic.work`
 }
+
+type logger struct{}
+
+func (logger) Printf(ctx context.Context, format string, args ...any) {}
+
+func recordConnectionMetrics(ctx context.Context, n int) {}
+
+// ok: loggers and metrics take a context for its values.
+func logsAndMetrics(ctx context.Context, l logger) {
+	l.Printf(context.Background(), "x")
+	recordConnectionMetrics(context.TODO(), 1)
+}
+
+type waiter struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// ok: the stored context's lifetime is managed by the cancel stored with it.
+func managed(ctx context.Context) *waiter {
+	wctx, cancel := context.WithCancel(context.Background())
+	return &waiter{ctx: wctx, cancel: cancel}
+}
+
+// ok: an already-cancelled context means "do not wait at all".
+func hardClose(ctx context.Context) {
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	work(cctx)
+}
+
+// A cancel deferred is not a pre-cancelled context.
+func deferredCancel(ctx context.Context) {
+	cctx, cancel := context.WithCancel(context.Background()) // want `context.Background\(\) passed to basic.work`
+	defer cancel()
+	work(cctx)
+}

@@ -70,3 +70,24 @@ func Ping(n int) error { // want Ping:`dropsCtx\(context.Background via lib.Load
 	}
 	return Load("p")
 }
+
+// Die closes with an already-cancelled context: not a drop.
+func Die() {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = Good(ctx)
+}
+
+// Callback hands a root context to a function value: unknown work, no claim.
+func Callback(f func(context.Context)) {
+	f(context.Background())
+}
+
+// Logs passes a root context to a logger only.
+func Logs() {
+	logger{}.Infof(context.Background(), "x")
+}
+
+type logger struct{}
+
+func (logger) Infof(ctx context.Context, format string, args ...any) {}
