@@ -102,7 +102,7 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || s.PreCancelled || summary.IsExemptSink(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) || c.storesCancel(s.Node) {
+		if s.Kind == summary.SinkDefer || s.PreCancelled || c.sum.Exempt(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) || c.storesCancel(s.Node) {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -189,6 +189,57 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 		}
 	}
 	return false
+}
+
+// receiverCarriesCtx reports whether the method's receiver is a local
+// variable made by a call that was given the context in scope
+// (f := p.submit(ctx, cmd); f.Wait()): the work already carries the
+// context, and the plain method only waits for it.
+func (c *checker) receiverCarriesCtx(call *ast.CallExpr, owner inspector.Cursor, sc *inScope) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	for cur := range owner.Preorder((*ast.AssignStmt)(nil)) {
+		as := cur.Node().(*ast.AssignStmt)
+		if len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			continue
+		}
+		lid, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || c.pass.TypesInfo.ObjectOf(lid) != v {
+			continue
+		}
+		made, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		for _, a := range made.Args {
+			if c.mentions(a, sc.obj) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentions reports whether the expression refers to obj.
+func (c *checker) mentions(e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // insideFunc reports whether the call at cur is in the body of the named
@@ -281,7 +332,7 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	if twin, ok := c.twinOf(call, callee); ok {
 		// The twin's own implementation may call the plain function
 		// (exec.CommandContext calls Command, then sets the context).
-		if c.isCleanup(cur, owner) || c.insideFunc(cur, twin.Name) || c.ctxAppliedLater(cur, owner, sc) {
+		if c.isCleanup(cur, owner) || c.insideFunc(cur, twin.Name) || c.ctxAppliedLater(cur, owner, sc) || c.receiverCarriesCtx(call, owner, sc) {
 			return
 		}
 		c.reportTwin(call, callee, twin, sc)

@@ -219,7 +219,7 @@ func TestExample(t *testing.T) {
 	r := run(t, "../..", bin, "./examples/...")
 	assert.Equal(t, 3, r.code, r.stderr)
 	for _, w := range []string{
-		"payments/payments.go:35:14: http.NewRequest ignores the caller's context while ctx is available",
+		"payments/payments.go:48:14: http.NewRequest ignores the caller's context while ctx is available",
 		"checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
 		"checkout/checkout.go:46:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
 		"checkout/checkout.go:60:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",

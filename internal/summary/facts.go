@@ -22,6 +22,11 @@ type FuncSummary struct {
 	// the callees in the chain. Read by ctxdrop (rule 3).
 	DropsCtx *Drop
 
+	// IgnoresCtx is set when the function takes a context and never uses
+	// it (or only logs with it): passing it a root context drops
+	// nothing. Read by ctxdrop.
+	IgnoresCtx bool
+
 	// Outbound lists the kinds of outbound I/O (knowledge.OutboundKind
 	// names: "http", "sql", …) the function performs directly, sorted.
 	// Read by notimeout; computed now because ctxdrop needs "outbound
@@ -94,6 +99,9 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("dropsCtx(%s)", d.Root))
 		}
 	}
+	if s.IgnoresCtx {
+		parts = append(parts, "ignoresCtx")
+	}
 	if len(s.Outbound) > 0 {
 		parts = append(parts, "outbound("+strings.Join(s.Outbound, ",")+")")
 	}
@@ -112,5 +120,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && len(s.Outbound) == 0 && s.UnboundedCtxParam == 0 && s.Retry == nil && len(s.Effects) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && s.UnboundedCtxParam == 0 && s.Retry == nil && len(s.Effects) == 0
 }

@@ -127,10 +127,16 @@ func run(pass *analysis.Pass) (any, error) {
 		callee *types.Func
 		pos    token.Pos
 	}
+	type decl struct {
+		fn   *types.Func
+		cur  inspector.Cursor
+		uses []*RootUse
+	}
 	var (
-		decls []*types.Func
+		decls []decl
 		edges = map[*types.Func][]edgeTo{}
 	)
+	// First the facts that need nothing from other functions.
 	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
 		if fd.Body == nil {
@@ -142,31 +148,10 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn == nil || std {
 			continue
 		}
-		decls = append(decls, fn)
-		s := &FuncSummary{Outbound: outboundKinds(pass.TypesInfo, cur)}
-		res.local[fn] = s
-		sig := fn.Type().(*types.Signature)
-		if analysisutil.TakesContext(sig) || isCleanupName(fn.Name()) {
-			continue
-		}
-		if d, pos := directDrop(pass, fd, uses); d != nil {
-			s.DropsCtx = d
-			res.dropPos[fn] = pos
-		}
-		edges[fn] = nil
-		for c := range cur.Preorder((*ast.CallExpr)(nil)) {
-			call := c.Node().(*ast.CallExpr)
-			if !runsNow(c, fd) {
-				continue
-			}
-			callee := analysisutil.CalleeFunc(pass.TypesInfo, call)
-			if callee == nil || callee == fn {
-				continue
-			}
-			if csig, ok := callee.Type().(*types.Signature); !ok || analysisutil.TakesContext(csig) {
-				continue
-			}
-			edges[fn] = append(edges[fn], edgeTo{callee, call.Lparen})
+		decls = append(decls, decl{fn, cur, uses})
+		res.local[fn] = &FuncSummary{
+			Outbound:   outboundKinds(pass.TypesInfo, cur),
+			IgnoresCtx: ignoresCtx(pass.TypesInfo, fd),
 		}
 	}
 
@@ -190,13 +175,43 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 
+	// Then the direct drops and the call edges of functions without a
+	// context.
+	for _, d := range decls {
+		fd := d.cur.Node().(*ast.FuncDecl)
+		sig := d.fn.Type().(*types.Signature)
+		if analysisutil.TakesContext(sig) || isCleanupName(d.fn.Name()) {
+			continue
+		}
+		if drop, pos := directDrop(pass, res, fd, d.uses); drop != nil {
+			res.local[d.fn].DropsCtx = drop
+			res.dropPos[d.fn] = pos
+		}
+		edges[d.fn] = nil
+		for c := range d.cur.Preorder((*ast.CallExpr)(nil)) {
+			call := c.Node().(*ast.CallExpr)
+			if !runsNow(c, fd) {
+				continue
+			}
+			callee := analysisutil.CalleeFunc(pass.TypesInfo, call)
+			if callee == nil || callee == d.fn {
+				continue
+			}
+			if csig, ok := callee.Type().(*types.Signature); !ok || analysisutil.TakesContext(csig) {
+				continue
+			}
+			edges[d.fn] = append(edges[d.fn], edgeTo{callee, call.Lparen})
+		}
+	}
+
 	// Propagate drops from callees to callers until nothing changes. Each
 	// round visits functions in source order and takes the first dropping
 	// callee, so chains are deterministic; a function that drops directly
 	// keeps its own evidence.
 	for changed := true; changed; {
 		changed = false
-		for _, fn := range decls {
+		for _, d := range decls {
+			fn := d.fn
 			s := res.local[fn]
 			if s.DropsCtx != nil {
 				continue
@@ -218,9 +233,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 
-	for _, fn := range decls {
-		if s := res.local[fn]; !s.empty() {
-			pass.ExportObjectFact(fn, s)
+	for _, d := range decls {
+		if s := res.local[d.fn]; !s.empty() {
+			pass.ExportObjectFact(d.fn, s)
 		}
 	}
 	return res, nil
@@ -230,7 +245,7 @@ func run(pass *analysis.Pass) (any, error) {
 // that reaches context-taking or outbound work synchronously, in its own
 // body (not in closures, goroutines or deferred calls, whose lifetime is
 // deliberately not the caller's).
-func directDrop(pass *analysis.Pass, fd *ast.FuncDecl, uses []*RootUse) (*Drop, []token.Pos) {
+func directDrop(pass *analysis.Pass, res *Result, fd *ast.FuncDecl, uses []*RootUse) (*Drop, []token.Pos) {
 	for _, u := range uses {
 		if u.Owner != fd {
 			continue
@@ -238,7 +253,7 @@ func directDrop(pass *analysis.Pass, fd *ast.FuncDecl, uses []*RootUse) (*Drop, 
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback
 			// (a func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.Owner != fd || s.Callee == nil || s.PreCancelled || isExemptSink(s.Callee) {
+			if s.Kind != SinkCall || s.Owner != fd || s.Callee == nil || s.PreCancelled || res.Exempt(s.Callee) {
 				continue
 			}
 			return &Drop{Root: u.Root, At: analysisutil.ShortPos(pass.Fset, u.Call.Pos())}, []token.Pos{u.Call.Pos()}
@@ -258,8 +273,66 @@ func isExemptSink(callee *types.Func) bool {
 	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.IsLoggingOrMetricsName(callee.Name())
 }
 
-// IsExemptSink is isExemptSink for the reporting analyzers.
-func IsExemptSink(callee *types.Func) bool { return isExemptSink(callee) }
+// Exempt reports whether passing a root context to callee drops nothing
+// that matters: a values-only consumer, a cleanup call, or a function
+// whose summary says it ignores its context.
+func (r *Result) Exempt(callee *types.Func) bool {
+	if isExemptSink(callee) {
+		return true
+	}
+	s := r.Of(callee)
+	return s != nil && s.IgnoresCtx
+}
+
+// ignoresCtx reports whether the function has context parameters and
+// none of them is used except as an argument to a values-only call
+// (logging, metrics): such a function drops nothing when handed a root
+// context.
+func ignoresCtx(info *types.Info, fd *ast.FuncDecl) bool {
+	params := map[types.Object]bool{}
+	for _, f := range fd.Type.Params.List {
+		if !analysisutil.IsContext(info.TypeOf(f.Type)) {
+			continue
+		}
+		if len(f.Names) == 0 {
+			return true // unnamed: cannot be used
+		}
+		for _, id := range f.Names {
+			if obj := info.Defs[id]; obj != nil {
+				params[obj] = true
+			}
+		}
+	}
+	if len(params) == 0 {
+		return false
+	}
+	used := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if used {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := analysisutil.CalleeFunc(info, n); fn != nil && isExemptSink(fn) {
+				// Look only at the callee expression; the arguments go
+				// to a values-only consumer.
+				ast.Inspect(n.Fun, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && params[info.Uses[id]] {
+						used = true
+					}
+					return !used
+				})
+				return false
+			}
+		case *ast.Ident:
+			if params[info.Uses[n]] {
+				used = true
+			}
+		}
+		return !used
+	})
+	return !used
+}
 
 // isCleanupName reports whether a function is, by its conventional name,
 // the release of a resource (io.Closer, servers' Shutdown and Stop). Such

@@ -30,23 +30,42 @@ type Charge struct {
 // Charge charges amount cents to the user's stored card.
 func (c *Client) Charge(ctx context.Context, user string, amount int64) (*Charge, error) {
 	form := url.Values{"user": {user}, "amount": {strconv.FormatInt(amount, 10)}}
-	// Mistake: http.NewRequest builds the request with
-	// context.Background(), so ctx never reaches the payments API.
-	req, err := http.NewRequest(http.MethodPost, c.base+"/charges?"+form.Encode(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charges?"+form.Encode(), nil)
 	if err != nil {
 		return nil, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		return nil, fmt.Errorf("payments: charge: %s", resp.Status)
 	}
 	var ch Charge
-	if err := json.NewDecoder(resp.Body).Decode(&ch); err != nil {
-		return nil, err
+	if err := c.send(req, http.StatusCreated, &ch); err != nil {
+		return nil, fmt.Errorf("payments: charge: %w", err)
 	}
 	return &ch, nil
+}
+
+// Refund refunds a charge.
+func (c *Client) Refund(ctx context.Context, chargeID string) error {
+	// Mistake: http.NewRequest builds the request with
+	// context.Background(), so ctx never reaches the payments API.
+	req, err := http.NewRequest(http.MethodPost, c.base+"/charges/"+url.PathEscape(chargeID)+"/refund", nil)
+	if err != nil {
+		return err
+	}
+	if err := c.send(req, http.StatusOK, nil); err != nil {
+		return fmt.Errorf("payments: refund: %w", err)
+	}
+	return nil
+}
+
+func (c *Client) send(req *http.Request, want int, into any) error {
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s", resp.Status)
+	}
+	if into == nil {
+		return nil
+	}
+	return json.NewDecoder(resp.Body).Decode(into)
 }

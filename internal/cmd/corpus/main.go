@@ -209,7 +209,7 @@ func (t target) analyse(bin, tmp string) *result {
 		}
 	}
 	sort.Slice(r.findings, func(i, j int) bool { return r.findings[i].posn < r.findings[j].posn })
-	if runErr != nil && len(r.errors) == 0 {
+	if runErr != nil && len(r.errors) == 0 && r.loadErrors == 0 {
 		r.errors = append(r.errors, fmt.Sprintf("exit status: %v: %s", runErr, firstLines(r.stderr, 20)))
 	}
 	r.fixes = len(edits)

@@ -50,4 +50,4 @@ func Detached(ctx context.Context) {
 	}()
 }
 
-func work(ctx context.Context) {}
+func work(ctx context.Context) { _ = ctx.Err() }

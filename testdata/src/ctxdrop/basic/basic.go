@@ -12,7 +12,7 @@ type job struct {
 	ctx context.Context
 }
 
-func work(ctx context.Context) error { return nil }
+func work(ctx context.Context) error { return ctx.Err() }
 
 func handler(w http.ResponseWriter, r *http.Request) {
 	work(context.Background()) // want `context.Background\(\) passed to basic.work while r.Context\(\) is available`
@@ -214,4 +214,17 @@ func deferredCancel(ctx context.Context) {
 	cctx, cancel := context.WithCancel(context.Background()) // want `context.Background\(\) passed to basic.work`
 	defer cancel()
 	work(cctx)
+}
+
+func track(ctx context.Context, id string) error { return nil }
+
+func trackLogs(ctx context.Context, id string) error {
+	logger{}.Printf(ctx, "tracking %s", id)
+	return nil
+}
+
+// ok: the callees never use their context.
+func ignoring(ctx context.Context) {
+	track(context.Background(), "a")
+	trackLogs(context.Background(), "b")
 }

@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-func work(ctx context.Context) error { return nil }
+func work(ctx context.Context) error { return ctx.Err() }
 
 func captures(ctx context.Context) {
 	f := func() error {

@@ -11,7 +11,7 @@ import (
 	"example.com/kv"
 )
 
-func work(ctx context.Context) error { return nil }
+func work(ctx context.Context) error { return ctx.Err() }
 
 func root(ctx context.Context) {
 	work(context.Background())                                       // want `context.Background\(\) passed to fix.work`

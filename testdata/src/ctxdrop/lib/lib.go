@@ -90,4 +90,4 @@ func Logs() {
 
 type logger struct{}
 
-func (logger) Infof(ctx context.Context, format string, args ...any) {}
+func (logger) Infof(ctx context.Context, format string, args ...any) {} // want Infof:`ignoresCtx`

@@ -77,3 +77,18 @@ func runWithContext(ctx context.Context, cmd *exec.Cmd) {}
 func listen(ctx context.Context) {
 	net.Listen("tcp", ":0")
 }
+
+type future struct{}
+
+func (f *future) Wait() error                           { return nil }
+func (f *future) WaitContext(ctx context.Context) error { return nil }
+
+func submit(ctx context.Context) *future { return &future{} }
+
+// ok: the future was made with ctx; Wait only waits for that work.
+func waits(ctx context.Context) {
+	f := submit(ctx)
+	f.Wait()
+	g := &future{}
+	g.Wait() // want `twins.future.Wait ignores the caller's context.*use WaitContext with ctx`
+}

@@ -7,7 +7,7 @@ import "C"
 
 import "context"
 
-func work(ctx context.Context) int { return int(C.answer()) }
+func work(ctx context.Context) int { _ = ctx.Err(); return int(C.answer()) }
 
 func F(ctx context.Context) int {
 	return work(context.Background())

@@ -17,4 +17,4 @@ func Orders(w http.ResponseWriter, r *http.Request) {
 	work(context.Background())
 }
 
-func work(ctx context.Context) {}
+func work(ctx context.Context) { _ = ctx.Err() }
