@@ -3,6 +3,7 @@ module github.com/resilvet/resilvet
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/tools v0.52.0
 )

@@ -9,6 +9,23 @@ import (
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 )
 
+// Options are the settings every analyzer accepts from an integration
+// with its own configuration (the golangci-lint plugin); on the command
+// line they are the -resilvet.* flags.
+type Options struct {
+	IncludeTests bool
+}
+
+// New returns a fresh analyzer of the given name bound to opts, or false
+// if there is no such analyzer.
+func New(name string, opts Options) (*analysis.Analyzer, bool) {
+	switch name {
+	case "ctxdrop":
+		return ctxdrop.New(ctxdrop.Config{IncludeTests: opts.IncludeTests}), true
+	}
+	return nil, false
+}
+
 // All returns the reporting analyzers, sorted by name. The shared
 // summary analyzer they require is not listed: drivers run it as a
 // dependency.

@@ -37,3 +37,17 @@ func TestSuite(t *testing.T) {
 		assert.Empty(t, a.FactTypes, "%s: only the summary analyzer owns facts", a.Name)
 	}
 }
+
+// TestNewCoversAll checks that every analyzer can be built fresh with
+// options, so integrations that construct analyzers see all of them.
+func TestNewCoversAll(t *testing.T) {
+	for _, a := range analyzers.All() {
+		fresh, ok := analyzers.New(a.Name, analyzers.Options{IncludeTests: true})
+		require.True(t, ok, a.Name)
+		assert.Equal(t, a.Name, fresh.Name)
+		assert.NotSame(t, a, fresh)
+		assert.Equal(t, a.Requires, fresh.Requires, "fresh analyzers must share the singleton summary analyzer")
+	}
+	_, ok := analyzers.New("nosuch", analyzers.Options{})
+	assert.False(t, ok)
+}

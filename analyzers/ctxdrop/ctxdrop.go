@@ -20,13 +20,28 @@ import (
 
 const name = "ctxdrop"
 
-// Analyzer reports request contexts dropped on the way to outbound work.
-var Analyzer = &analysis.Analyzer{
-	Name:     name,
-	Doc:      doc.Render(),
-	URL:      analysisutil.URL(name),
-	Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
-	Run:      run,
+// Config holds ctxdrop's options. The zero value is the default.
+type Config struct {
+	// IncludeTests reports findings in _test.go files too. The shared
+	// -resilvet.include-tests flag turns it on for every analyzer.
+	IncludeTests bool
+}
+
+// Analyzer reports request contexts dropped on the way to outbound work,
+// with the default configuration.
+var Analyzer = New(Config{})
+
+// New returns a ctxdrop analyzer bound to cfg. Integrations that carry
+// their own settings (the golangci-lint plugin) build fresh analyzers
+// with it instead of mutating flags shared by the whole process.
+func New(cfg Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      doc.Render(),
+		URL:      analysisutil.URL(name),
+		Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+	}
 }
 
 // Categories of findings, one per rule.
@@ -54,7 +69,7 @@ type inScope struct {
 	expr string     // how to write it: "ctx" or "r.Context()"
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, cfg Config) (any, error) {
 	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	// Fast path: a function can only have a context in scope if its
 	// package names context.Context or *http.Request.
@@ -65,7 +80,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:     pass,
 		sum:      sum,
-		rep:      report.New(pass, name, sum.IncludeTests),
+		rep:      report.New(pass, name, cfg.IncludeTests || sum.IncludeTests),
 		fixes:    newFixer(pass),
 		scope:    map[ast.Node]*inScope{},
 		deferred: map[*ast.FuncLit]bool{},

@@ -1,0 +1,74 @@
+// Package plugin registers resilvet's analyzers with golangci-lint's
+// module plugin system. Each analyzer is a linter of its own (ctxdrop,
+// and the others as they arrive), so users get //nolint:ctxdrop
+// granularity and per-linter enable/disable and settings.
+//
+// Import it for its side effect from a golangci-lint build:
+//
+//	import _ "github.com/resilvet/resilvet/plugin"
+//
+// Settings (linters.settings.custom.<name>.settings) are typed and
+// validated: an unknown key is an error, as golangci-lint expects. They map
+// onto the command line's options:
+//
+//	include-tests: true                       # -resilvet.include-tests
+//	outbound: ["(*example.com/kv.Client).Get"] # -resilvet.outbound
+package plugin
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilvet/resilvet/analyzers"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+func init() {
+	for _, a := range analyzers.All() {
+		register.Plugin(a.Name, newPlugin(a.Name))
+	}
+}
+
+// Settings are the settings of every resilvet linter.
+type Settings struct {
+	// IncludeTests reports findings in _test.go files too.
+	IncludeTests bool `json:"include-tests"`
+	// Outbound lists extra outbound functions by full name.
+	Outbound []string `json:"outbound"`
+}
+
+type linter struct {
+	name     string
+	settings Settings
+}
+
+func newPlugin(name string) register.NewPlugin {
+	return func(raw any) (register.LinterPlugin, error) {
+		s, err := register.DecodeSettings[Settings](raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s settings: %w", name, err)
+		}
+		if len(s.Outbound) > 0 {
+			// Validated now, so a typo fails when golangci-lint starts.
+			if err := knowledge.AddOutbound(strings.Join(s.Outbound, ",")); err != nil {
+				return nil, fmt.Errorf("%s settings: outbound: %w", name, err)
+			}
+		}
+		return &linter{name: name, settings: s}, nil
+	}
+}
+
+// BuildAnalyzers returns a fresh analyzer bound to the linter's settings.
+func (l *linter) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	a, ok := analyzers.New(l.name, analyzers.Options{IncludeTests: l.settings.IncludeTests})
+	if !ok {
+		return nil, fmt.Errorf("internal error: no analyzer %q", l.name)
+	}
+	return []*analysis.Analyzer{a}, nil
+}
+
+// GetLoadMode asks for type information: every analyzer needs it.
+func (l *linter) GetLoadMode() string { return register.LoadModeTypesInfo }

@@ -1,0 +1,73 @@
+package plugin_test
+
+import (
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilvet/resilvet/analyzers"
+	"github.com/resilvet/resilvet/internal/resilvettest"
+	_ "github.com/resilvet/resilvet/plugin"
+)
+
+// TestEveryAnalyzerIsALinter goes the way golangci-lint does: look the
+// plugin up by linter name, decode settings, build the analyzers, and run
+// them on a fixture.
+func TestEveryAnalyzerIsALinter(t *testing.T) {
+	for _, a := range analyzers.All() {
+		newPlugin, err := register.GetPlugin(a.Name)
+		require.NoError(t, err, a.Name)
+		p, err := newPlugin(map[string]any{})
+		require.NoError(t, err)
+		assert.Equal(t, register.LoadModeTypesInfo, p.GetLoadMode())
+		built, err := p.BuildAnalyzers()
+		require.NoError(t, err)
+		require.Len(t, built, 1)
+		assert.Equal(t, a.Name, built[0].Name)
+	}
+}
+
+func TestCtxdropThroughPlugin(t *testing.T) {
+	newPlugin, err := register.GetPlugin("ctxdrop")
+	require.NoError(t, err)
+	p, err := newPlugin(nil)
+	require.NoError(t, err)
+	built, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "ctxdrop/twins")
+}
+
+// TestIncludeTestsSetting checks that a setting reaches the analyzer:
+// the fixture's _test.go finding appears only with include-tests.
+func TestIncludeTestsSetting(t *testing.T) {
+	newPlugin, err := register.GetPlugin("ctxdrop")
+	require.NoError(t, err)
+	p, err := newPlugin(map[string]any{"include-tests": true})
+	require.NoError(t, err)
+	built, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "ctxdrop/withtests")
+
+	p, err = newPlugin(map[string]any{})
+	require.NoError(t, err)
+	built, err = p.BuildAnalyzers()
+	require.NoError(t, err)
+	results := analysistest.Run(t, resilvettest.TestData(), built[0], "ctxdrop/notests")
+	for _, r := range results {
+		assert.Empty(t, r.Diagnostics)
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	newPlugin, err := register.GetPlugin("ctxdrop")
+	require.NoError(t, err)
+	_, err = newPlugin(map[string]any{"include-test": true})
+	assert.ErrorContains(t, err, `unknown field "include-test"`)
+	_, err = newPlugin(map[string]any{"include-tests": "yes"})
+	assert.ErrorContains(t, err, "cannot unmarshal")
+	_, err = newPlugin(map[string]any{"outbound": []string{"not a name"}})
+	assert.ErrorContains(t, err, "invalid function name")
+}

@@ -1,0 +1,5 @@
+package notests
+
+import "context"
+
+func work(ctx context.Context) error { return ctx.Err() }
