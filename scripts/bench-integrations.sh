@@ -2,7 +2,7 @@
 # Times each way of running resilvet, in one run, on the example service and
 # on golang.org/x/tools/... (a copy of the module in the module cache), next
 # to golangci-lint with its default ("standard") linters on the same
-# packages. Needs bin/custom-gcl and bin/gopls-resilvet (scripts/check-*.sh
+# packages, all after compiled export data is in the build cache. Needs bin/custom-gcl and bin/gopls-resilvet (scripts/check-*.sh
 # build them). golangci-lint runs with a fresh results cache ("cold") and
 # then again with it ("warm"); go vet with a fresh vet cache.
 #
@@ -31,6 +31,9 @@ t() { # label dir cmd...: prints label and wall seconds
 for target in example xtools; do
 	if [ "$target" = example ]; then dir=$ROOT; pat=./examples/...; else dir=$W/xtools; pat=./...; fi
 	echo "== $target ($pat)"
+	# Compile export data first, so no run pays for the Go build cache:
+	# golangci-lint and go vet both need it, whichever runs first.
+	(cd "$dir" && go list -export -deps -test "$pat" >/dev/null 2>&1) || true
 	for cfg in resilvet standard; do
 		rm -rf "$W/gcl-cache"
 		t "golangci-lint ($cfg linters), cold cache" "$dir" env GOLANGCI_LINT_CACHE="$W/gcl-cache" "$ROOT/bin/custom-gcl" run -c "$W/$cfg.yml" "$pat"

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -250,4 +251,29 @@ func TestBrokenInput(t *testing.T) {
 	r := run(t, dir, bin, "./cgo")
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "cgo.go:13:14: context.Background() passed to cgo.work while ctx is available")
+}
+
+// TestDocumentedFlagsExist checks that every flag docs/usage.md documents
+// is one the binary accepts (go vet learns them from -flags the same way).
+func TestDocumentedFlagsExist(t *testing.T) {
+	r := run(t, ".", bin, "-flags")
+	var flags []struct{ Name string }
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &flags), r.stdout)
+	have := map[string]bool{}
+	for _, f := range flags {
+		have[f.Name] = true
+	}
+	// Driver-only flags (-fix, -cpuprofile…) are not offered to go vet;
+	// the usage text lists them.
+	help := run(t, ".", bin, "-help")
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-zA-Z][a-z.-]*)`).FindAllStringSubmatch(help.stdout+help.stderr, -1) {
+		have[m[1]] = true
+	}
+	doc, err := os.ReadFile("../../docs/usage.md")
+	require.NoError(t, err)
+	documented := regexp.MustCompile("`-([a-z][a-z.-]*)[=` ]").FindAllStringSubmatch(string(doc), -1)
+	require.NotEmpty(t, documented)
+	for _, m := range documented {
+		assert.True(t, have[m[1]], "docs/usage.md documents -%s, which resilvet does not accept", m[1])
+	}
 }
