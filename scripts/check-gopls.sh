@@ -37,8 +37,8 @@ grep -qF 's.payments.Charge(r.Context(), user, total)' "$W/repo/examples/checkou
 
 # gopls's analyses setting turns each analyzer off by name.
 for a in $(go run ./cmd/resilvet help 2>&1 | awk '/^Registered analyzers:/{on=1; next} on && /^    [a-z]/ {print $1} /^By default/{on=0}'); do
-	on=$(go run ./internal/cmd/lspcheck -gopls "$G" examples/checkout/checkout.go)
-	off=$(go run ./internal/cmd/lspcheck -gopls "$G" -settings "{\"analyses\":{\"$a\":false}}" examples/checkout/checkout.go)
+	on=$(go run ./internal/cmd/lspcheck -gopls "$G" -until "$a" examples/checkout/checkout.go)
+	off=$(go run ./internal/cmd/lspcheck -gopls "$G" -settle 20s -settings "{\"analyses\":{\"$a\":false}}" examples/checkout/checkout.go)
 	grep -q "^$a: " <<<"$on" || fail "$a: no diagnostics with default settings"
 	grep -q "^$a: " <<<"$off" && fail "$a: diagnostics despite analyses.$a=false"
 	echo "analyses.$a toggles: $(grep -c "^$a: " <<<"$on") findings on, 0 off"

@@ -25,6 +25,8 @@ var (
 	gopls    = flag.String("gopls", "gopls", "gopls binary")
 	settings = flag.String("settings", "{}", "gopls settings as JSON (initializationOptions)")
 	wait     = flag.Duration("wait", 90*time.Second, "how long to wait for diagnostics")
+	settle   = flag.Duration("settle", 10*time.Second, "quiet time after the last report before answering")
+	until    = flag.String("until", "", "answer as soon as a diagnostic from this source (analyzer) arrives")
 )
 
 func main() {
@@ -103,7 +105,12 @@ func main() {
 			check(json.Unmarshal(m.Params, &p))
 			if p.URI == uri {
 				last, seen = p.Diagnostics, true
-				settled = time.Now().Add(5 * time.Second)
+				settled = time.Now().Add(*settle)
+				for _, d := range last {
+					if *until != "" && d.Source == *until {
+						settled = time.Now()
+					}
+				}
 			}
 		case <-time.After(time.Second):
 		}
