@@ -11,7 +11,6 @@ import (
 	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
-var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
 // withDeadline returns a context whose deadline is d after the fake now.
 // The real timer behind it is far in the future, so only the fake clock
