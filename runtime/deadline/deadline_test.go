@@ -11,7 +11,6 @@ import (
 	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
-
 // withDeadline returns a context whose deadline is d after the fake now.
 // The real timer behind it is far in the future, so only the fake clock
 // decides what remains.
