@@ -1,0 +1,309 @@
+// Package retry retries transient failures with capped exponential backoff
+// and full jitter, within a shared budget and the caller's deadline, and
+// makes nesting visible: the attempt number travels in the context (and,
+// through Transport, in a request header), and a retry layer running inside
+// another makes a single attempt unless its policy allows nesting. Retry at
+// one layer, usually the direct client of the dependency: three layers of
+// three attempts send 27 attempts to it.
+//
+// Place it inside the request's deadline and outside the breaker:
+//
+//	deadline → retry (budget, remaining deadline) → breaker → per-attempt timeout
+//
+// Do and DoValue are safe for concurrent use with a shared Policy.
+package retry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+)
+
+// Errors that explain why Do stopped early. The error Do returns wraps both
+// the reason and the last attempt's error, so errors.Is works for either.
+var (
+	ErrBudgetExhausted = errors.New("retry: budget exhausted")
+	ErrNoTimeLeft      = errors.New("retry: not enough time left for another attempt")
+)
+
+// Policy configures Do. A nil *Policy, like the zero value, means the
+// defaults documented on each field.
+type Policy struct {
+	// MaxAttempts counts the first attempt. 0 means 3; 1 means no retry.
+	MaxAttempts int
+	// BaseDelay is the backoff before the first retry, doubled for each
+	// further one. 0 means 100 ms.
+	BaseDelay time.Duration
+	// MaxDelay caps the backoff. 0 means 10 s.
+	MaxDelay time.Duration
+	// Retryable decides whether an error may be retried. nil means
+	// Transient.
+	Retryable func(error) bool
+	// Budget, if set, receives a deposit for each call and must grant
+	// every retry; budgets that implement budget.Outcome also learn each
+	// attempt's outcome.
+	Budget budget.Budget
+	// AllowNested lets this layer retry even when it runs inside another
+	// retry layer (the context or the incoming request says so). Off by
+	// default: nested retries multiply.
+	AllowNested bool
+	// Clock defaults to the wall clock.
+	Clock clock.Clock
+	// Sleep waits d or until ctx is done. nil uses a timer; simulations
+	// and tests inject a fake.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Rand returns a number in [0, 1) for jitter. nil uses math/rand/v2.
+	Rand func() float64
+}
+
+var defaultPolicy Policy
+
+// Do calls fn until it succeeds, returns an error that is not retryable,
+// runs out of attempts, budget or time, or ctx is done. fn receives a
+// context that carries the attempt number (see Attempt).
+func Do(ctx context.Context, p *Policy, fn func(context.Context) error) error {
+	_, err := DoValue(ctx, p, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
+	return err
+}
+
+// DoValue is Do for a function that returns a value.
+func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T, error)) (T, error) {
+	if p == nil {
+		p = &defaultPolicy
+	}
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	if _, nested := Attempt(ctx); nested && !p.AllowNested {
+		return fn(ctx) // an outer layer retries; one attempt here
+	}
+	now := clock.Or(p.Clock).Now
+	if p.Budget != nil {
+		p.Budget.Deposit()
+	}
+	maxAttempts := p.MaxAttempts
+	if maxAttempts <= 0 {
+		maxAttempts = 3
+	}
+	for n := 1; ; n++ {
+		start := now()
+		v, err := fn(withAttempt(ctx, n))
+		took := now().Sub(start)
+		if err == nil {
+			p.report(true)
+			return v, nil
+		}
+		retryable := p.retryable(err)
+		if retryable {
+			p.report(false)
+		}
+		if !retryable || n >= maxAttempts {
+			return zero, err
+		}
+		if ctx.Err() != nil {
+			return zero, &gaveUp{last: err, reason: ctx.Err(), attempts: n}
+		}
+		delay := p.backoff(n)
+		if ra, ok := retryAfter(err); ok && ra > delay {
+			delay = ra
+		}
+		// Never sleep past the deadline, and do not start an attempt that
+		// cannot finish: the last one took took.
+		if d, ok := ctx.Deadline(); ok && d.Sub(now()) < delay+took {
+			return zero, &gaveUp{last: err, reason: ErrNoTimeLeft, attempts: n}
+		}
+		if p.Budget != nil && !p.Budget.Withdraw() {
+			return zero, &gaveUp{last: err, reason: ErrBudgetExhausted, attempts: n}
+		}
+		if serr := p.sleep(ctx, delay); serr != nil {
+			return zero, &gaveUp{last: err, reason: serr, attempts: n}
+		}
+	}
+}
+
+func (p *Policy) report(success bool) {
+	o, ok := p.Budget.(budget.Outcome)
+	if !ok {
+		return
+	}
+	if success {
+		o.Success()
+	} else {
+		o.Failure()
+	}
+}
+
+func (p *Policy) retryable(err error) bool {
+	if p.Retryable != nil {
+		return p.Retryable(err)
+	}
+	return Transient(err)
+}
+
+// backoff returns the full-jitter delay before retry n (n ≥ 1): uniform in
+// [0, min(MaxDelay, BaseDelay·2ⁿ⁻¹)).
+func (p *Policy) backoff(n int) time.Duration {
+	base, ceiling := p.BaseDelay, p.MaxDelay
+	if base <= 0 {
+		base = 100 * time.Millisecond
+	}
+	if ceiling <= 0 {
+		ceiling = 10 * time.Second
+	}
+	d := ceiling
+	if shift := n - 1; shift < 62 && base <= ceiling>>shift {
+		d = base << shift
+	}
+	r := rand.Float64
+	if p.Rand != nil {
+		r = p.Rand
+	}
+	return time.Duration(r() * float64(d))
+}
+
+func (p *Policy) sleep(ctx context.Context, d time.Duration) error {
+	if p.Sleep != nil {
+		return p.Sleep(ctx, d)
+	}
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type gaveUp struct {
+	last, reason error
+	attempts     int
+}
+
+func (g *gaveUp) Error() string {
+	return fmt.Sprintf("%v (%v after %d attempts)", g.last, g.reason, g.attempts)
+}
+
+func (g *gaveUp) Unwrap() []error { return []error{g.last, g.reason} }
+
+// Attempts returns how many attempts Do made before returning err, when
+// it stopped early (budget, deadline, cancellation); 0 otherwise.
+func Attempts(err error) int {
+	var g *gaveUp
+	if errors.As(err, &g) {
+		return g.attempts
+	}
+	return 0
+}
+
+// Permanent marks err as not retryable, whatever its kind.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &marked{err: err, retry: false}
+}
+
+// Retry marks err as retryable, whatever its kind.
+func Retry(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &marked{err: err, retry: true}
+}
+
+type marked struct {
+	err   error
+	retry bool
+}
+
+func (m *marked) Error() string { return m.err.Error() }
+func (m *marked) Unwrap() error { return m.err }
+
+// StatusError is an HTTP response status as an error, for Do around an
+// HTTP call: 429, 502, 503 and 504 are transient, other statuses are not.
+type StatusError struct {
+	Code int
+	// After is the server's Retry-After pushback; 0 when absent.
+	After time.Duration
+}
+
+// ResponseError returns a *StatusError for a response that is not 2xx or
+// 3xx, reading its Retry-After header (seconds), or nil.
+func ResponseError(resp *http.Response) error {
+	if resp.StatusCode < 400 {
+		return nil
+	}
+	e := &StatusError{Code: resp.StatusCode}
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+		e.After = time.Duration(s) * time.Second
+	}
+	return e
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("http status %d %s", e.Code, http.StatusText(e.Code))
+}
+
+// RetryAfter returns the server's pushback.
+func (e *StatusError) RetryAfter() time.Duration { return e.After }
+
+// Transient is the default Retryable: it retries only failures that are
+// likely to pass on their own — timeouts and refused or reset
+// connections, unexpected EOF, HTTP 429/502/503/504, and errors marked with
+// Retry. It never retries context errors (the caller gave up), errors
+// marked Permanent, or an open circuit (an error with a CircuitOpen()
+// method returning true).
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	var m *marked
+	if errors.As(err, &m) {
+		return m.retry
+	}
+	var open interface{ CircuitOpen() bool }
+	if errors.As(err, &open) && open.CircuitOpen() {
+		return false
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		switch se.Code {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+		return false
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// retryAfter returns an error's pushback (a RetryAfter() method).
+func retryAfter(err error) (time.Duration, bool) {
+	var ra interface{ RetryAfter() time.Duration }
+	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
+		return ra.RetryAfter(), true
+	}
+	return 0, false
+}
