@@ -1,0 +1,470 @@
+// Package breaker is a circuit breaker: when a dependency fails or slows
+// down, it stops sending it calls for a cooldown (failing fast instead of
+// holding workers), then lets a few probes through and closes again only
+// if they succeed.
+//
+// States: Closed (calls pass, outcomes recorded in a sliding window) →
+// Open (calls rejected with an *OpenError that says when to retry) →
+// HalfOpen (at most Settings.Probes calls at once; all of them succeeding
+// closes the circuit, any failure opens it again).
+//
+// A timeout bounds one call; a breaker removes the demand. Use one breaker
+// per failure domain (a dependency, sometimes a host: see Group), inside
+// the retry layer, which must treat an open circuit as not retryable (the
+// runtime's retry package does):
+//
+//	deadline → retry (budget, remaining deadline) → breaker → per-attempt timeout
+//
+// A Breaker is safe for concurrent use.
+package breaker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+)
+
+// State is the circuit's state; its numeric value is the conventional
+// gauge (0 closed, 1 half-open, 2 open).
+type State int32
+
+const (
+	Closed State = iota
+	HalfOpen
+	Open
+)
+
+func (s State) String() string {
+	switch s {
+	case Closed:
+		return "closed"
+	case HalfOpen:
+		return "half-open"
+	case Open:
+		return "open"
+	}
+	return fmt.Sprintf("State(%d)", int32(s))
+}
+
+// ErrOpen is the breaker's rejection; the error returned is an *OpenError
+// for which errors.Is(err, ErrOpen) holds.
+var ErrOpen = errors.New("breaker: circuit open")
+
+// OpenError is returned instead of calling the dependency.
+type OpenError struct {
+	Name  string
+	State State         // Open, or HalfOpen with all probe slots taken
+	After time.Duration // when a call may be admitted again
+}
+
+func (e *OpenError) Error() string {
+	name := ""
+	if e.Name != "" {
+		name = " " + e.Name
+	}
+	return fmt.Sprintf("breaker%s: circuit %s; retry after %v", name, e.State, e.After.Round(time.Millisecond))
+}
+
+// Is makes errors.Is(err, ErrOpen) true.
+func (e *OpenError) Is(target error) bool { return target == ErrOpen }
+
+// RetryAfter tells callers (and HTTP handlers answering 503) when to try
+// again.
+func (e *OpenError) RetryAfter() time.Duration { return e.After }
+
+// CircuitOpen marks the error as a breaker rejection, which retry layers
+// never retry.
+func (e *OpenError) CircuitOpen() bool { return true }
+
+// Outcome classifies a call's result.
+type Outcome int
+
+const (
+	// Success counts toward closing.
+	Success Outcome = iota
+	// Failure counts toward opening.
+	Failure
+	// Ignore counts as neither: the caller cancelled, or the result says
+	// nothing about the dependency's health.
+	Ignore
+)
+
+// ClientError marks err as the caller's fault (a validation error, an
+// HTTP 4xx): the dependency answered, so the call counts as a success.
+func ClientError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &clientError{err}
+}
+
+type clientError struct{ err error }
+
+func (c *clientError) Error() string { return c.err.Error() }
+func (c *clientError) Unwrap() error { return c.err }
+
+// Classify is the default classifier: nil is a success; an error marked
+// with ClientError is a success; a context error while the caller's
+// context is done is ignored (the caller gave up, the dependency may be
+// fine); every other error is a failure (a per-call timeout the caller
+// did not ask for included).
+func Classify(ctx context.Context, err error) Outcome {
+	if err == nil {
+		return Success
+	}
+	var ce *clientError
+	if errors.As(err, &ce) {
+		return Success
+	}
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return Ignore
+	}
+	return Failure
+}
+
+// WindowKind selects how outcomes are kept.
+type WindowKind int
+
+const (
+	// CountWindow keeps the last WindowSize outcomes: exact rates.
+	CountWindow WindowKind = iota
+	// TimeWindow keeps the outcomes of the last WindowDuration, in ten
+	// buckets.
+	TimeWindow
+)
+
+// Settings configure a Breaker. Every field's zero value means the default
+// given in its comment.
+type Settings struct {
+	// Name labels errors and hooks.
+	Name string
+	// Window is CountWindow (default) or TimeWindow.
+	Window WindowKind
+	// WindowSize is the number of outcomes a CountWindow keeps. 0 means 100.
+	WindowSize int
+	// WindowDuration is the span of a TimeWindow. 0 means 60 s.
+	WindowDuration time.Duration
+	// MinCalls is how many outcomes the window must hold before the
+	// breaker judges: two failures of three at 3 a.m. must not open it.
+	// 0 means 10.
+	MinCalls int
+	// FailureRate opens the circuit when failures/calls reaches it.
+	// 0 means 0.5.
+	FailureRate float64
+	// SlowCall is the duration above which a call counts as slow (set it
+	// above the normal p99 and below the per-call timeout). 0 disables
+	// slow-call tracking.
+	SlowCall time.Duration
+	// SlowCallRate opens the circuit when slow/calls reaches it. 0 means
+	// 1.0 (every call in the window slow).
+	SlowCallRate float64
+	// Cooldown is how long the circuit stays open. 0 means 5 s.
+	Cooldown time.Duration
+	// CooldownJitter spreads cooldowns of a fleet by ± this fraction so
+	// instances do not probe in sync. 0 means 0.1; negative disables.
+	CooldownJitter float64
+	// CooldownGrowth multiplies the cooldown each time probes fail and the
+	// circuit opens again, up to MaxCooldown. 0 or 1 means no growth.
+	CooldownGrowth float64
+	// MaxCooldown caps a growing cooldown. 0 means 60 s.
+	MaxCooldown time.Duration
+	// Probes is how many calls the half-open circuit admits at once; the
+	// circuit closes when that many succeed. 0 means 3.
+	Probes int
+	// Classify decides each call's Outcome. nil means Classify.
+	Classify func(ctx context.Context, err error) Outcome
+	// OnStateChange is called after every transition, never with the
+	// breaker's lock held, in transition order per breaker.
+	OnStateChange func(name string, from, to State)
+	// Clock defaults to the wall clock.
+	Clock clock.Clock
+	// Rand returns a number in [0, 1) for cooldown jitter. nil uses
+	// math/rand/v2.
+	Rand func() float64
+}
+
+// Metrics is a snapshot of a breaker.
+type Metrics struct {
+	State          State
+	Transitions    uint64 // state changes so far
+	Rejections     uint64 // calls refused while open or with probe slots taken
+	ProbeSuccesses uint64
+	ProbeFailures  uint64
+	Calls          int     // outcomes in the window
+	FailureRate    float64 // failures / calls in the window
+	SlowRate       float64 // slow calls / calls in the window
+}
+
+// Breaker is a circuit breaker. Create it with New.
+type Breaker struct {
+	s        Settings
+	now      func() time.Time
+	rand     func() float64
+	classify func(context.Context, error) Outcome
+
+	mu         sync.Mutex
+	state      State
+	generation uint64
+	win        window
+	openUntil  time.Time
+	opens      int // consecutive opens without closing, for growth
+	probes     int // probes in flight
+	probeOK    int // successful probes in this half-open period
+	m          Metrics
+
+	hookMu sync.Mutex // orders hook calls without holding mu
+}
+
+// New returns a closed Breaker with s's settings.
+func New(s Settings) *Breaker {
+	if s.WindowSize <= 0 {
+		s.WindowSize = 100
+	}
+	if s.WindowDuration <= 0 {
+		s.WindowDuration = 60 * time.Second
+	}
+	if s.MinCalls <= 0 {
+		s.MinCalls = 10
+	}
+	if s.FailureRate <= 0 {
+		s.FailureRate = 0.5
+	}
+	if s.SlowCallRate <= 0 {
+		s.SlowCallRate = 1
+	}
+	if s.Cooldown <= 0 {
+		s.Cooldown = 5 * time.Second
+	}
+	if s.CooldownJitter == 0 {
+		s.CooldownJitter = 0.1
+	}
+	if s.MaxCooldown <= 0 {
+		s.MaxCooldown = 60 * time.Second
+	}
+	if s.Probes <= 0 {
+		s.Probes = 3
+	}
+	b := &Breaker{s: s, now: clock.Or(s.Clock).Now, rand: s.Rand, classify: s.Classify}
+	if b.rand == nil {
+		b.rand = rand.Float64
+	}
+	if b.classify == nil {
+		b.classify = Classify
+	}
+	if s.Window == TimeWindow {
+		b.win = newTimeWindow(s.WindowDuration)
+	} else {
+		b.win = newCountWindow(s.WindowSize)
+	}
+	return b
+}
+
+// Name returns the breaker's name.
+func (b *Breaker) Name() string { return b.s.Name }
+
+// State returns the current state, moving Open to HalfOpen when the
+// cooldown has passed.
+func (b *Breaker) State() State {
+	b.mu.Lock()
+	st := b.state
+	if st == Open && !b.now().Before(b.openUntil) {
+		st = HalfOpen
+	}
+	b.mu.Unlock()
+	return st
+}
+
+// Metrics returns a snapshot.
+func (b *Breaker) Metrics() Metrics {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	m := b.m
+	m.State = b.state
+	m.Calls, m.FailureRate, m.SlowRate = b.win.rates(b.now())
+	return m
+}
+
+// Do calls fn if the circuit admits the call, records its outcome, and
+// returns its error, or an *OpenError without calling fn. A panic in fn
+// counts as a failure and is re-raised.
+func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error {
+	done, err := b.Allow()
+	if err != nil {
+		return err
+	}
+	start := b.now()
+	defer func() {
+		if r := recover(); r != nil {
+			done.record(Failure, b.now().Sub(start))
+			panic(r)
+		}
+	}()
+	err = fn(ctx)
+	done.record(b.classify(ctx, err), b.now().Sub(start))
+	return err
+}
+
+// Execute is Do for a function that returns a value.
+func Execute[T any](ctx context.Context, b *Breaker, fn func(context.Context) (T, error)) (T, error) {
+	var v T
+	err := b.Do(ctx, func(ctx context.Context) error {
+		var err error
+		v, err = fn(ctx)
+		return err
+	})
+	return v, err
+}
+
+// Done reports the outcome of a call admitted by Allow. Call it exactly
+// once; further calls are ignored.
+type Done struct {
+	b          *Breaker
+	generation uint64
+	probe      bool
+	start      time.Time
+	used       bool
+}
+
+// Allow is the two-step form of Do, for calls that cannot be wrapped in a
+// function: it admits a call or returns an *OpenError, and the returned
+// Done must receive the call's outcome.
+func (b *Breaker) Allow() (*Done, error) {
+	now := b.now()
+	b.mu.Lock()
+	var changed []transition
+	if b.state == Open && !now.Before(b.openUntil) {
+		changed = append(changed, b.setState(HalfOpen, now))
+	}
+	switch b.state {
+	case Open:
+		b.m.Rejections++
+		err := &OpenError{Name: b.s.Name, State: Open, After: b.openUntil.Sub(now)}
+		b.mu.Unlock()
+		b.notify(changed)
+		return nil, err
+	case HalfOpen:
+		if b.probes >= b.s.Probes {
+			b.m.Rejections++
+			b.mu.Unlock()
+			b.notify(changed)
+			return nil, &OpenError{Name: b.s.Name, State: HalfOpen}
+		}
+		b.probes++
+		d := &Done{b: b, generation: b.generation, probe: true, start: now}
+		b.mu.Unlock()
+		b.notify(changed)
+		return d, nil
+	}
+	d := &Done{b: b, generation: b.generation, start: now}
+	b.mu.Unlock()
+	b.notify(changed)
+	return d, nil
+}
+
+// Report records the outcome of the call, classifying err with the
+// breaker's classifier against ctx.
+func (d *Done) Report(ctx context.Context, err error) {
+	d.record(d.b.classify(ctx, err), d.b.now().Sub(d.start))
+}
+
+// Record records an outcome classified by the caller.
+func (d *Done) Record(o Outcome) { d.record(o, d.b.now().Sub(d.start)) }
+
+func (d *Done) record(o Outcome, took time.Duration) {
+	if d == nil || d.used {
+		return
+	}
+	d.used = true
+	b := d.b
+	now := b.now()
+	slow := b.s.SlowCall > 0 && took > b.s.SlowCall
+	b.mu.Lock()
+	var changed []transition
+	if d.generation != b.generation {
+		// Admitted in an earlier state: its outcome is stale.
+		b.mu.Unlock()
+		return
+	}
+	switch b.state {
+	case Closed:
+		if o == Ignore {
+			break
+		}
+		b.win.add(now, o == Failure, slow)
+		calls, fr, sr := b.win.rates(now)
+		if calls >= b.s.MinCalls && (fr >= b.s.FailureRate || b.s.SlowCall > 0 && sr >= b.s.SlowCallRate) {
+			changed = append(changed, b.open(now))
+		}
+	case HalfOpen:
+		if !d.probe {
+			break
+		}
+		b.probes--
+		switch {
+		case o == Failure || o == Success && slow:
+			b.m.ProbeFailures++
+			changed = append(changed, b.open(now))
+		case o == Success:
+			b.m.ProbeSuccesses++
+			b.probeOK++
+			if b.probeOK >= b.s.Probes {
+				b.opens = 0
+				changed = append(changed, b.setState(Closed, now))
+			}
+		}
+	}
+	b.mu.Unlock()
+	b.notify(changed)
+}
+
+type transition struct{ from, to State }
+
+// open moves to Open with a jittered, possibly grown cooldown. mu held.
+func (b *Breaker) open(now time.Time) transition {
+	cool := float64(b.s.Cooldown)
+	if g := b.s.CooldownGrowth; g > 1 {
+		for range b.opens {
+			cool *= g
+			if cool >= float64(b.s.MaxCooldown) {
+				cool = float64(b.s.MaxCooldown)
+				break
+			}
+		}
+	}
+	if j := b.s.CooldownJitter; j > 0 {
+		cool *= 1 + j*(2*b.rand()-1)
+	}
+	b.opens++
+	b.openUntil = now.Add(time.Duration(cool))
+	return b.setState(Open, now)
+}
+
+// setState changes state, starting a new generation. mu held.
+func (b *Breaker) setState(to State, now time.Time) transition {
+	from := b.state
+	b.state = to
+	b.generation++
+	b.m.Transitions++
+	b.probes, b.probeOK = 0, 0
+	if to == Closed {
+		b.win.reset()
+	}
+	return transition{from, to}
+}
+
+// notify calls the hook for each transition, outside mu.
+func (b *Breaker) notify(ts []transition) {
+	if len(ts) == 0 || b.s.OnStateChange == nil {
+		return
+	}
+	b.hookMu.Lock()
+	defer b.hookMu.Unlock()
+	for _, t := range ts {
+		b.s.OnStateChange(b.s.Name, t.from, t.to)
+	}
+}
