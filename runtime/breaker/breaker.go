@@ -179,7 +179,7 @@ type Settings struct {
 	// Classify decides each call's Outcome. nil means Classify.
 	Classify func(ctx context.Context, err error) Outcome
 	// OnStateChange is called after every transition, never with the
-	// breaker's lock held, in transition order per breaker.
+	// breaker's lock held; calls are serialised per breaker.
 	OnStateChange func(name string, from, to State)
 	// Clock defaults to the wall clock.
 	Clock clock.Clock
@@ -293,19 +293,21 @@ func (b *Breaker) Metrics() Metrics {
 // returns its error, or an *OpenError without calling fn. A panic in fn
 // counts as a failure and is re-raised.
 func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error {
-	done, err := b.Allow()
+	start := b.now()
+	gen, probe, err := b.admit(start)
 	if err != nil {
 		return err
 	}
-	start := b.now()
 	defer func() {
 		if r := recover(); r != nil {
-			done.record(Failure, b.now().Sub(start))
+			end := b.now()
+			b.finish(gen, probe, Failure, end.Sub(start), end)
 			panic(r)
 		}
 	}()
 	err = fn(ctx)
-	done.record(b.classify(ctx, err), b.now().Sub(start))
+	end := b.now()
+	b.finish(gen, probe, b.classify(ctx, err), end.Sub(start), end)
 	return err
 }
 
@@ -335,35 +337,40 @@ type Done struct {
 // Done must receive the call's outcome.
 func (b *Breaker) Allow() (*Done, error) {
 	now := b.now()
+	gen, probe, err := b.admit(now)
+	if err != nil {
+		return nil, err
+	}
+	return &Done{b: b, generation: gen, probe: probe, start: now}, nil
+}
+
+// admit decides whether a call starting now may proceed.
+func (b *Breaker) admit(now time.Time) (generation uint64, probe bool, err error) {
 	b.mu.Lock()
-	var changed []transition
+	var changed transition
+	moved := false
 	if b.state == Open && !now.Before(b.openUntil) {
-		changed = append(changed, b.setState(HalfOpen, now))
+		changed, moved = b.setState(HalfOpen, now), true
 	}
 	switch b.state {
 	case Open:
 		b.m.Rejections++
-		err := &OpenError{Name: b.s.Name, State: Open, After: b.openUntil.Sub(now)}
-		b.mu.Unlock()
-		b.notify(changed)
-		return nil, err
+		err = &OpenError{Name: b.s.Name, State: Open, After: b.openUntil.Sub(now)}
 	case HalfOpen:
 		if b.probes >= b.s.Probes {
 			b.m.Rejections++
-			b.mu.Unlock()
-			b.notify(changed)
-			return nil, &OpenError{Name: b.s.Name, State: HalfOpen}
+			err = &OpenError{Name: b.s.Name, State: HalfOpen}
+		} else {
+			b.probes++
+			probe = true
 		}
-		b.probes++
-		d := &Done{b: b, generation: b.generation, probe: true, start: now}
-		b.mu.Unlock()
-		b.notify(changed)
-		return d, nil
 	}
-	d := &Done{b: b, generation: b.generation, start: now}
+	generation = b.generation
 	b.mu.Unlock()
-	b.notify(changed)
-	return d, nil
+	if moved {
+		b.notify(changed)
+	}
+	return generation, probe, err
 }
 
 // Report records the outcome of the call, classifying err with the
@@ -380,16 +387,20 @@ func (d *Done) record(o Outcome, took time.Duration) {
 		return
 	}
 	d.used = true
-	b := d.b
-	now := b.now()
+	d.b.finish(d.generation, d.probe, o, took, d.b.now())
+}
+
+// finish records the outcome of a call admitted in generation.
+func (b *Breaker) finish(generation uint64, probe bool, o Outcome, took time.Duration, now time.Time) {
 	slow := b.s.SlowCall > 0 && took > b.s.SlowCall
 	b.mu.Lock()
-	var changed []transition
-	if d.generation != b.generation {
+	if generation != b.generation {
 		// Admitted in an earlier state: its outcome is stale.
 		b.mu.Unlock()
 		return
 	}
+	var changed transition
+	moved := false
 	switch b.state {
 	case Closed:
 		if o == Ignore {
@@ -398,28 +409,30 @@ func (d *Done) record(o Outcome, took time.Duration) {
 		b.win.add(now, o == Failure, slow)
 		calls, fr, sr := b.win.rates(now)
 		if calls >= b.s.MinCalls && (fr >= b.s.FailureRate || b.s.SlowCall > 0 && sr >= b.s.SlowCallRate) {
-			changed = append(changed, b.open(now))
+			changed, moved = b.open(now), true
 		}
 	case HalfOpen:
-		if !d.probe {
+		if !probe {
 			break
 		}
 		b.probes--
 		switch {
 		case o == Failure || o == Success && slow:
 			b.m.ProbeFailures++
-			changed = append(changed, b.open(now))
+			changed, moved = b.open(now), true
 		case o == Success:
 			b.m.ProbeSuccesses++
 			b.probeOK++
 			if b.probeOK >= b.s.Probes {
 				b.opens = 0
-				changed = append(changed, b.setState(Closed, now))
+				changed, moved = b.setState(Closed, now), true
 			}
 		}
 	}
 	b.mu.Unlock()
-	b.notify(changed)
+	if moved {
+		b.notify(changed)
+	}
 }
 
 type transition struct{ from, to State }
@@ -457,14 +470,12 @@ func (b *Breaker) setState(to State, now time.Time) transition {
 	return transition{from, to}
 }
 
-// notify calls the hook for each transition, outside mu.
-func (b *Breaker) notify(ts []transition) {
-	if len(ts) == 0 || b.s.OnStateChange == nil {
+// notify calls the hook for a transition, outside mu.
+func (b *Breaker) notify(t transition) {
+	if b.s.OnStateChange == nil {
 		return
 	}
 	b.hookMu.Lock()
 	defer b.hookMu.Unlock()
-	for _, t := range ts {
-		b.s.OnStateChange(b.s.Name, t.from, t.to)
-	}
+	b.s.OnStateChange(b.s.Name, t.from, t.to)
 }
