@@ -28,6 +28,7 @@ func call(b *breaker.Breaker, err error) error {
 }
 
 func TestOpensAtThresholdAfterMinCalls(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{WindowSize: 20, MinCalls: 10, FailureRate: 0.5})
 	for i := range 9 {
 		call(b, errDown)
@@ -50,6 +51,7 @@ func TestOpensAtThresholdAfterMinCalls(t *testing.T) {
 }
 
 func TestStaysClosedBelowThreshold(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{WindowSize: 20, MinCalls: 10, FailureRate: 0.5})
 	for i := range 100 {
 		var err error
@@ -67,6 +69,7 @@ func TestStaysClosedBelowThreshold(t *testing.T) {
 }
 
 func TestHalfOpenProbes(t *testing.T) {
+	leaktest.Check(t)
 	b, fake := newBreaker(breaker.Settings{MinCalls: 2, WindowSize: 2, Probes: 3})
 	call(b, errDown)
 	call(b, errDown)
@@ -136,6 +139,7 @@ func TestHalfOpenStampede(t *testing.T) {
 }
 
 func TestSlowCalls(t *testing.T) {
+	leaktest.Check(t)
 	b, fake := newBreaker(breaker.Settings{MinCalls: 4, WindowSize: 4, SlowCall: 100 * time.Millisecond, SlowCallRate: 0.5})
 	slow := func(context.Context) error { fake.Advance(200 * time.Millisecond); return nil }
 	b.Do(context.Background(), slow)
@@ -151,6 +155,7 @@ func TestSlowCalls(t *testing.T) {
 }
 
 func TestClassification(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{MinCalls: 3, WindowSize: 3})
 	// Client errors count as successes.
 	for range 3 {
@@ -178,6 +183,7 @@ func TestClassification(t *testing.T) {
 }
 
 func TestPanicCountsAsFailureAndIsReraised(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{MinCalls: 1, WindowSize: 1})
 	func() {
 		defer func() {
@@ -220,6 +226,7 @@ func TestHookWithoutLock(t *testing.T) {
 }
 
 func TestCooldownJitterAndGrowth(t *testing.T) {
+	leaktest.Check(t)
 	fake := clock.NewFake(time.Now())
 	r := 1.0
 	b := breaker.New(breaker.Settings{MinCalls: 1, WindowSize: 1, Probes: 1, Cooldown: time.Second, CooldownJitter: 0.2, CooldownGrowth: 2, MaxCooldown: 3 * time.Second, Clock: fake, Rand: func() float64 { return r }})
@@ -239,6 +246,7 @@ func TestCooldownJitterAndGrowth(t *testing.T) {
 }
 
 func TestTimeWindow(t *testing.T) {
+	leaktest.Check(t)
 	b, fake := newBreaker(breaker.Settings{Window: breaker.TimeWindow, WindowDuration: 10 * time.Second, MinCalls: 4})
 	for range 3 {
 		call(b, errDown)
@@ -260,6 +268,7 @@ func TestTimeWindow(t *testing.T) {
 }
 
 func TestTwoStep(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{MinCalls: 1, WindowSize: 1})
 	done, err := b.Allow()
 	if err != nil {
@@ -276,6 +285,7 @@ func TestTwoStep(t *testing.T) {
 }
 
 func TestExecute(t *testing.T) {
+	leaktest.Check(t)
 	b, _ := newBreaker(breaker.Settings{})
 	v, err := breaker.Execute(context.Background(), b, func(context.Context) (int, error) { return 42, nil })
 	if v != 42 || err != nil {

@@ -15,6 +15,7 @@ import (
 )
 
 func TestGroupIsolatesKeysAndIsBounded(t *testing.T) {
+	leaktest.Check(t)
 	g := breaker.NewGroup(2, func(key string) breaker.Settings {
 		return breaker.Settings{MinCalls: 1, WindowSize: 1}
 	})

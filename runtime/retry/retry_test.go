@@ -81,6 +81,7 @@ func TestRetriesTransientWithJitteredBackoff(t *testing.T) {
 }
 
 func TestBackoffIsCapped(t *testing.T) {
+	leaktest.Check(t)
 	p, fs := policy(8)
 	p.Rand = func() float64 { return 0.999999 }
 	calls := 0
@@ -100,6 +101,7 @@ func TestBackoffIsCapped(t *testing.T) {
 }
 
 func TestStopsOnNonRetryable(t *testing.T) {
+	leaktest.Check(t)
 	for _, err := range []error{
 		errors.New("validation failed"),
 		retry.Permanent(errFlaky),
@@ -123,6 +125,7 @@ func (circuitOpen) Error() string     { return "circuit open" }
 func (circuitOpen) CircuitOpen() bool { return true }
 
 func TestExhaustsAttempts(t *testing.T) {
+	leaktest.Check(t)
 	p, _ := policy(3)
 	calls := 0
 	err := retry.Do(context.Background(), p, failing(&calls, errFlaky, errFlaky, errFlaky, errFlaky))
@@ -132,6 +135,7 @@ func TestExhaustsAttempts(t *testing.T) {
 }
 
 func TestRetryAfterPushback(t *testing.T) {
+	leaktest.Check(t)
 	p, fs := policy(2)
 	calls := 0
 	err := retry.Do(context.Background(), p, failing(&calls, &retry.StatusError{Code: 503, After: 3 * time.Second}))
@@ -162,6 +166,7 @@ func TestNeverSleepsPastDeadline(t *testing.T) {
 }
 
 func TestBudget(t *testing.T) {
+	leaktest.Check(t)
 	p, _ := policy(3)
 	p.Budget = &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: clock.NewFake(time.Unix(1_000_000, 0))}
 	calls := 0

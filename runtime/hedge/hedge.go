@@ -1,0 +1,303 @@
+// Package hedge cuts tail latency by sending a second copy of a slow
+// request: the first copy goes out at once, another after a delay (fixed,
+// or a percentile of recent latencies such as p95), the first success wins
+// and the others are cancelled.
+//
+// Hedging runs an operation more than once, concurrently, and cancellation
+// is cooperative: both copies may take effect. So only operations declared
+// idempotent can be hedged: Do takes an Op, which only Idempotent makes.
+// Reads, PUT and DELETE by HTTP semantics, and writes carrying an
+// idempotency key the server deduplicates on qualify; creating a payment,
+// sending mail or a plain INSERT do not. The declaration is visible to
+// reviewers and to resilvet's hedgeidem analyzer.
+//
+// Every extra copy draws on a shared budget, attempts are bounded, an
+// optional limiter keeps each attempt's permit until that attempt has
+// really returned, and the caller's context bounds everything. Hedging is
+// not a cure for overload: budget it.
+//
+// A Policy is safe for concurrent use; share one per dependency so its
+// latency estimate and counters cover all calls.
+package hedge
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/retry"
+)
+
+// Op is an operation declared idempotent. Make one with Idempotent.
+type Op[T any] struct {
+	fn func(context.Context) (T, error)
+}
+
+// Idempotent declares that fn may run more than once, concurrently,
+// without harm, and returns it as an Op that Do accepts.
+func Idempotent[T any](fn func(context.Context) (T, error)) Op[T] {
+	return Op[T]{fn: fn}
+}
+
+// Limiter bounds concurrent attempts (a bulkhead). Acquire blocks until a
+// permit is free or ctx is done.
+type Limiter interface {
+	Acquire(ctx context.Context) error
+	Release()
+}
+
+// Policy configures Do. Every field's zero value means the default in its
+// comment.
+type Policy struct {
+	// Delay before each extra copy. 0 means adaptive: the Percentile of
+	// recent latencies, or InitialDelay until enough are known.
+	Delay time.Duration
+	// Percentile for the adaptive delay. 0 means 0.95.
+	Percentile float64
+	// InitialDelay is the adaptive delay before 20 latencies are known.
+	// 0 means 10 ms.
+	InitialDelay time.Duration
+	// MaxAttempts bounds the copies, the first included. 0 means 2.
+	MaxAttempts int
+	// Budget, if set, receives a deposit per call and must grant every
+	// extra copy.
+	Budget budget.Budget
+	// Limiter, if set, is acquired by every attempt and released when that
+	// attempt returns, even after another copy has won.
+	Limiter Limiter
+	// Fatal reports errors that stop the race at once (every copy would
+	// fail the same way). nil means errors that are not retry.Transient.
+	Fatal func(error) bool
+	// Clock defaults to the wall clock.
+	Clock clock.Clock
+
+	lat     latencies
+	metrics struct {
+		calls, hedges, wins, denials, cancelled atomic.Uint64
+	}
+}
+
+// Metrics counts what the policy did.
+type Metrics struct {
+	Calls           uint64 // calls to Do
+	Hedges          uint64 // extra copies sent
+	HedgeWins       uint64 // calls won by an extra copy
+	BudgetDenials   uint64 // extra copies the budget refused
+	LosersCancelled uint64 // copies cancelled because another won
+}
+
+// Metrics returns the counters.
+func (p *Policy) Metrics() Metrics {
+	return Metrics{
+		Calls:           p.metrics.calls.Load(),
+		Hedges:          p.metrics.hedges.Load(),
+		HedgeWins:       p.metrics.wins.Load(),
+		BudgetDenials:   p.metrics.denials.Load(),
+		LosersCancelled: p.metrics.cancelled.Load(),
+	}
+}
+
+// CurrentDelay returns the delay the next call would wait before hedging.
+func (p *Policy) CurrentDelay() time.Duration {
+	if p.Delay > 0 {
+		return p.Delay
+	}
+	q := p.Percentile
+	if q <= 0 || q >= 1 {
+		q = 0.95
+	}
+	if d, ok := p.lat.quantile(q); ok {
+		return d
+	}
+	if p.InitialDelay > 0 {
+		return p.InitialDelay
+	}
+	return 10 * time.Millisecond
+}
+
+type result[T any] struct {
+	v       T
+	err     error
+	attempt int
+	took    time.Duration
+}
+
+// Do runs op, hedging it per p, and returns the first success, the first
+// fatal error, or the last error when every copy failed.
+func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
+	var zero T
+	if op.fn == nil {
+		return zero, errors.New("hedge: Op not made with hedge.Idempotent")
+	}
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	p.metrics.calls.Add(1)
+	if p.Budget != nil {
+		p.Budget.Deposit()
+	}
+	maxAttempts := p.MaxAttempts
+	if maxAttempts <= 0 {
+		maxAttempts = 2
+	}
+	now := clock.Or(p.Clock).Now
+	race, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make(chan result[T], maxAttempts) // buffered: losers never block
+	var wg sync.WaitGroup
+	launch := func(attempt int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p.Limiter != nil {
+				if err := p.Limiter.Acquire(race); err != nil {
+					results <- result[T]{err: err, attempt: attempt}
+					return
+				}
+				defer p.Limiter.Release()
+			}
+			start := now()
+			v, err := op.fn(race)
+			results <- result[T]{v: v, err: err, attempt: attempt, took: now().Sub(start)}
+		}()
+	}
+	launch(0)
+	sent, pending := 1, 1
+	timer := time.NewTimer(p.CurrentDelay())
+	defer timer.Stop()
+	hedgeAllowed := func() bool {
+		if p.Budget != nil && !p.Budget.Withdraw() {
+			p.metrics.denials.Add(1)
+			return false
+		}
+		return true
+	}
+	var lastErr error
+	for {
+		select {
+		case r := <-results:
+			pending--
+			if r.err == nil {
+				p.lat.add(r.took)
+				if r.attempt > 0 {
+					p.metrics.wins.Add(1)
+				}
+				p.metrics.cancelled.Add(uint64(pending))
+				return r.v, nil
+			}
+			lastErr = r.err
+			if ctx.Err() != nil {
+				return zero, ctx.Err()
+			}
+			if p.fatal(r.err) {
+				p.metrics.cancelled.Add(uint64(pending))
+				return zero, r.err
+			}
+			if pending == 0 {
+				if sent >= maxAttempts || !hedgeAllowed() {
+					return zero, lastErr
+				}
+				// Every copy failed fast: send the next one now.
+				p.metrics.hedges.Add(1)
+				launch(sent)
+				sent++
+				pending++
+			}
+		case <-timer.C:
+			if sent < maxAttempts && hedgeAllowed() {
+				p.metrics.hedges.Add(1)
+				launch(sent)
+				sent++
+				pending++
+				timer.Reset(p.CurrentDelay())
+			}
+		case <-ctx.Done():
+			p.metrics.cancelled.Add(uint64(pending))
+			return zero, ctx.Err()
+		}
+	}
+}
+
+func (p *Policy) fatal(err error) bool {
+	if p.Fatal != nil {
+		return p.Fatal(err)
+	}
+	return !retry.Transient(err)
+}
+
+// latencies is a decaying log-scale histogram of recent latencies: adding
+// is O(1), a quantile is a scan of 128 counters, and old samples fade as the
+// counts are halved every 1024 additions.
+type latencies struct {
+	mu     sync.Mutex
+	counts [128]uint32
+	total  uint32
+	adds   uint32
+}
+
+// bucket i covers [2^(i/4), 2^((i+1)/4)) microseconds: 19% resolution
+// from 1 µs to 2^32 µs (71 minutes).
+func bucketOf(d time.Duration) int {
+	us := d.Microseconds()
+	if us < 1 {
+		return 0
+	}
+	i := 0
+	for v := us; v > 1; v >>= 1 {
+		i += 4
+	}
+	// Refine within the power of two by quarters.
+	base := int64(1) << (i / 4)
+	for q := 1; q < 4 && float64(us) >= float64(base)*pow2q(q); q++ {
+		i++
+	}
+	if i > 127 {
+		i = 127
+	}
+	return i
+}
+
+func pow2q(q int) float64 { return [4]float64{1, 1.189207, 1.414214, 1.681793}[q] }
+
+func bucketUpper(i int) time.Duration {
+	us := float64(int64(1)<<(i/4)) * pow2q(i%4)
+	return time.Duration(us * float64(time.Microsecond) * 1.189207)
+}
+
+func (l *latencies) add(d time.Duration) {
+	l.mu.Lock()
+	l.counts[bucketOf(d)]++
+	l.total++
+	l.adds++
+	if l.adds >= 1024 {
+		l.adds, l.total = 0, 0
+		for i := range l.counts {
+			l.counts[i] /= 2
+			l.total += l.counts[i]
+		}
+	}
+	l.mu.Unlock()
+}
+
+func (l *latencies) quantile(q float64) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.total < 20 {
+		return 0, false
+	}
+	// The q-quantile is the value of rank ceil(q·n).
+	want := uint32(math.Ceil(q * float64(l.total)))
+	var seen uint32
+	for i, c := range l.counts {
+		seen += c
+		if seen >= want {
+			return bucketUpper(i), true
+		}
+	}
+	return bucketUpper(len(l.counts) - 1), true
+}

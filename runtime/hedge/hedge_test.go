@@ -1,0 +1,204 @@
+package hedge_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/hedge"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
+	"github.com/resilvet/resilvet/runtime/retry"
+)
+
+// slowThenFast: the first attempt hangs until cancelled, later ones answer
+// at once.
+func slowThenFast(attempts *atomic.Int64, cancelled *atomic.Int64) hedge.Op[string] {
+	return hedge.Idempotent(func(ctx context.Context) (string, error) {
+		if attempts.Add(1) == 1 {
+			<-ctx.Done()
+			cancelled.Add(1)
+			return "", ctx.Err()
+		}
+		return "fast", nil
+	})
+}
+
+func TestPrimaryAnswersBeforeDelay(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Hour}
+	var n atomic.Int64
+	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(context.Context) (int, error) { n.Add(1); return 7, nil }))
+	if v != 7 || err != nil || n.Load() != 1 {
+		t.Fatalf("v %v err %v attempts %d", v, err, n.Load())
+	}
+	if m := p.Metrics(); m.Hedges != 0 || m.Calls != 1 {
+		t.Fatalf("metrics %+v", m)
+	}
+}
+
+func TestHedgeWinsAndLoserIsCancelled(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: 5 * time.Millisecond}
+	var attempts, cancelled atomic.Int64
+	v, err := hedge.Do(context.Background(), p, slowThenFast(&attempts, &cancelled))
+	if v != "fast" || err != nil {
+		t.Fatalf("v %q err %v", v, err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for cancelled.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if cancelled.Load() != 1 {
+		t.Fatal("the losing copy was not cancelled")
+	}
+	if m := p.Metrics(); m.Hedges != 1 || m.HedgeWins != 1 || m.LosersCancelled != 1 {
+		t.Fatalf("metrics %+v", m)
+	}
+}
+
+func TestBudgetDeniesHedges(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Millisecond, Budget: &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: clock.NewFake(time.Now())}}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var attempts, cancelled atomic.Int64
+	_, err := hedge.Do(ctx, p, slowThenFast(&attempts, &cancelled))
+	if !errors.Is(err, context.DeadlineExceeded) || attempts.Load() != 1 {
+		t.Fatalf("err %v attempts %d; the budget must refuse the hedge", err, attempts.Load())
+	}
+	if p.Metrics().BudgetDenials != 1 {
+		t.Fatalf("metrics %+v", p.Metrics())
+	}
+}
+
+func TestFatalErrorStopsTheRace(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Hour, MaxAttempts: 3}
+	var n atomic.Int64
+	notFound := &retry.StatusError{Code: 404}
+	_, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(context.Context) (int, error) { n.Add(1); return 0, notFound }))
+	if !errors.Is(err, notFound) || n.Load() != 1 {
+		t.Fatalf("err %v attempts %d; a 404 is final", err, n.Load())
+	}
+	// A transient failure of every copy so far sends the next at once.
+	n.Store(0)
+	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(context.Context) (int, error) {
+		if n.Add(1) < 3 {
+			return 0, &retry.StatusError{Code: 503}
+		}
+		return 1, nil
+	}))
+	if v != 1 || err != nil || n.Load() != 3 {
+		t.Fatalf("v %v err %v attempts %d", v, err, n.Load())
+	}
+}
+
+type countingLimiter struct {
+	sem             chan struct{}
+	held, maxHeld   atomic.Int64
+	acquired, freed atomic.Int64
+}
+
+func (l *countingLimiter) Acquire(ctx context.Context) error {
+	select {
+	case l.sem <- struct{}{}:
+		l.acquired.Add(1)
+		if h := l.held.Add(1); h > l.maxHeld.Load() {
+			l.maxHeld.Store(h)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *countingLimiter) Release() { l.held.Add(-1); l.freed.Add(1); <-l.sem }
+
+// TestLimiterPermitHeldUntilReturn: the loser keeps its permit until it
+// has really returned, after Do has.
+func TestLimiterPermitHeldUntilReturn(t *testing.T) {
+	leaktest.Check(t)
+	lim := &countingLimiter{sem: make(chan struct{}, 4)}
+	p := &hedge.Policy{Delay: time.Millisecond, Limiter: lim}
+	release := make(chan struct{})
+	var n atomic.Int64
+	_, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
+		if n.Add(1) == 1 {
+			<-release // ignores cancellation for a while, as real calls do
+			return 0, ctx.Err()
+		}
+		return 1, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lim.held.Load() != 1 {
+		t.Fatalf("%d permits held after Do returned; the unfinished loser must still hold its own", lim.held.Load())
+	}
+	close(release)
+	for deadline := time.Now().Add(2 * time.Second); lim.held.Load() != 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if lim.held.Load() != 0 || lim.freed.Load() != 2 {
+		t.Fatalf("held %d freed %d", lim.held.Load(), lim.freed.Load())
+	}
+}
+
+func TestAdaptiveDelay(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{}
+	if d := p.CurrentDelay(); d != 10*time.Millisecond {
+		t.Fatalf("initial delay %v; want 10ms", d)
+	}
+	fake := clock.NewFake(time.Now())
+	p.Clock = fake
+	for i := range 100 {
+		d := 10 * time.Millisecond
+		if i%20 == 0 {
+			d = time.Second // 5% slow
+		}
+		hedge.Do(context.Background(), p, hedge.Idempotent(func(context.Context) (int, error) {
+			fake.Advance(d)
+			return 0, nil
+		}))
+	}
+	if d := p.CurrentDelay(); d < 10*time.Millisecond || d > 15*time.Millisecond {
+		t.Fatalf("adaptive p95 delay %v; want just above the 10 ms of 95%% of calls", d)
+	}
+}
+
+func TestCallerDeadlineBoundsTheRace(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Millisecond, MaxAttempts: 3}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := hedge.Do(ctx, p, hedge.Idempotent(func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() }))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v", err)
+	}
+	if m := p.Metrics(); m.Hedges != 2 {
+		t.Fatalf("hedges %d; want 2 (3 attempts)", m.Hedges)
+	}
+}
+
+func TestZeroOpFailsClearly(t *testing.T) {
+	leaktest.Check(t)
+	_, err := hedge.Do(context.Background(), &hedge.Policy{}, hedge.Op[int]{})
+	if err == nil {
+		t.Fatal("an Op not made by Idempotent must be refused")
+	}
+}
+
+func BenchmarkPrimaryAnswersBeforeDelay(b *testing.B) {
+	p := &hedge.Policy{Delay: time.Hour}
+	op := hedge.Idempotent(func(context.Context) (int, error) { return 1, nil })
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		hedge.Do(ctx, p, op)
+	}
+}
