@@ -1,9 +1,25 @@
 // Package runtime is the root of resilvet's companion runtime: the
-// breaker, retry budget, retry, hedge and deadline packages that
-// resilvet's suggested fixes rewrite code to use.
+// packages that resilvet's suggested fixes rewrite code to use.
 //
-// It is a module of its own, github.com/resilvet/resilvet/runtime, that
-// depends on the standard library only, so a service adopting the fixes
-// pulls in nothing else (in particular not golang.org/x/tools, which the
-// analyzers need). The packages themselves are not written yet.
+//   - deadline: Ensure, Remaining, Reserve, Check, Live, and budget
+//     propagation over HTTP (Transport, Middleware)
+//   - retry: Do/DoValue with capped full-jitter backoff, a transient-only
+//     classifier, Retry-After pushback, a shared budget, deadline
+//     awareness, and attempt tagging so nested layers make one attempt
+//   - breaker: count or time windows, minimum calls, failure and slow-call
+//     rates, bounded half-open probes, jittered growing cooldown, metrics,
+//     keyed groups and an http.RoundTripper
+//   - budget: Finagle-style ratio budgets and gRPC-style token buckets,
+//     exact under concurrency
+//   - hedge: hedged requests for operations declared idempotent, with a
+//     fixed or adaptive delay, budget and limiter
+//
+// Compose them in this order, outermost first (see Example):
+//
+//	deadline → retry (budget, remaining deadline) → breaker → per-attempt timeout
+//
+// The module depends on the standard library only, so adopting it pulls in
+// nothing else. Every package takes a context first, has an injectable
+// clock for tests, documents its zero-value defaults, and returns
+// lowercase sentinel errors usable with errors.Is.
 package runtime
