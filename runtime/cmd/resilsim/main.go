@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"github.com/resilvet/resilvet/runtime/internal/sim"
 )
 
@@ -16,6 +18,26 @@ func main() {
 	printOutage()
 	fmt.Println()
 	printFanout()
+	fmt.Println()
+	printStorm()
+}
+
+func printStorm() {
+	fmt.Println("Retry storm: capacity 100 req/s, 70 req/s offered, 1 s timeout, 30 s outage")
+	fmt.Printf("%-28s %14s %14s %14s\n", "", "no retries", "27 attempts", "27 + 10% budget")
+	none := sim.Storm(1, nil, clock.NewFake(time.Now()))
+	stacked := sim.Storm(27, nil, clock.NewFake(time.Now()))
+	fake := clock.NewFake(time.Now())
+	budgeted := sim.Storm(27, &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: fake}, fake)
+	rec := func(r sim.StormResult) string {
+		if r.Recovered < 0 {
+			return "never"
+		}
+		return r.Recovered.Round(100 * time.Millisecond).String()
+	}
+	fmt.Printf("%-28s %14s %14s %14s\n", "recovered after the outage", rec(none), rec(stacked), rec(budgeted))
+	fmt.Printf("%-28s %13.2fx %13.2fx %13.2fx\n", "load in the minute after", none.LoadAfter, stacked.LoadAfter, budgeted.LoadAfter)
+	fmt.Printf("%-28s %13.0f%% %13.0f%% %13.0f%%\n", "work wasted after", 100*none.Wasted, 100*stacked.Wasted, 100*budgeted.Wasted)
 }
 
 func printOutage() {
