@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/internal/clock"
@@ -207,6 +208,14 @@ type Breaker struct {
 	rand     func() float64
 	classify func(context.Context, error) Outcome
 
+	// fast is set for a count window without slow-call tracking: the
+	// closed state then admits and records calls without the mutex or a
+	// clock read, through the atomic mirrors below.
+	fast   bool
+	cw     *countWindow
+	stateA atomic.Int32
+	genA   atomic.Uint64
+
 	mu         sync.Mutex
 	state      State
 	generation uint64
@@ -259,7 +268,9 @@ func New(s Settings) *Breaker {
 	if s.Window == TimeWindow {
 		b.win = newTimeWindow(s.WindowDuration)
 	} else {
-		b.win = newCountWindow(s.WindowSize)
+		b.cw = newCountWindow(s.WindowSize)
+		b.win = b.cw
+		b.fast = s.SlowCall == 0
 	}
 	return b
 }
@@ -293,6 +304,9 @@ func (b *Breaker) Metrics() Metrics {
 // returns its error, or an *OpenError without calling fn. A panic in fn
 // counts as a failure and is re-raised.
 func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error {
+	if b.fast && State(b.stateA.Load()) == Closed {
+		return b.doClosed(ctx, fn)
+	}
 	start := b.now()
 	gen, probe, err := b.admit(start)
 	if err != nil {
@@ -309,6 +323,45 @@ func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error 
 	end := b.now()
 	b.finish(gen, probe, b.classify(ctx, err), end.Sub(start), end)
 	return err
+}
+
+// doClosed is Do's lock-free path for a closed circuit.
+func (b *Breaker) doClosed(ctx context.Context, fn func(context.Context) error) error {
+	gen := b.genA.Load()
+	returned := false
+	defer func() {
+		if !returned { // fn panicked: a failure; the panic goes on
+			b.recordClosed(gen, Failure)
+		}
+	}()
+	err := fn(ctx)
+	returned = true
+	b.recordClosed(gen, b.classify(ctx, err))
+	return err
+}
+
+// recordClosed records an outcome of the closed state without the mutex,
+// taking it only to open the circuit.
+func (b *Breaker) recordClosed(gen uint64, o Outcome) {
+	if o == Ignore || b.genA.Load() != gen {
+		return
+	}
+	calls, failures := b.cw.record(o == Failure, false)
+	// The same comparison as the locked path, so both agree exactly.
+	if calls < int64(b.s.MinCalls) || float64(failures)/float64(calls) < b.s.FailureRate {
+		return
+	}
+	now := b.now()
+	b.mu.Lock()
+	var t transition
+	moved := false
+	if b.state == Closed && b.generation == gen {
+		t, moved = b.open(now), true
+	}
+	b.mu.Unlock()
+	if moved {
+		b.notify(t)
+	}
 }
 
 // Execute is Do for a function that returns a value.
@@ -462,6 +515,8 @@ func (b *Breaker) setState(to State, now time.Time) transition {
 	from := b.state
 	b.state = to
 	b.generation++
+	b.stateA.Store(int32(to))
+	b.genA.Store(b.generation)
 	b.m.Transitions++
 	b.probes, b.probeOK = 0, 0
 	if to == Closed {

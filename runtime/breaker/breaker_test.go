@@ -302,3 +302,35 @@ func BenchmarkClosed(b *testing.B) {
 		_ = br.Do(ctx, fn)
 	}
 }
+
+// TestConcurrentClosedPath drives the lock-free closed path from many
+// goroutines: the window's counts stay consistent and the circuit opens.
+func TestConcurrentClosedPath(t *testing.T) {
+	leaktest.Check(t)
+	b, _ := newBreaker(breaker.Settings{WindowSize: 50, MinCalls: 50, FailureRate: 0.9})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				var err error
+				if (g+i)%4 == 0 {
+					err = errDown // 25%: below the threshold
+				}
+				call(b, err)
+			}
+		}()
+	}
+	wg.Wait()
+	m := b.Metrics()
+	if m.State != breaker.Closed || m.Calls != 50 || m.FailureRate < 0.1 || m.FailureRate > 0.4 {
+		t.Fatalf("metrics after 4,000 concurrent calls: %+v", m)
+	}
+	for range 50 {
+		call(b, errDown)
+	}
+	if b.State() != breaker.Open {
+		t.Fatalf("state %v after 50 straight failures", b.State())
+	}
+}

@@ -1,6 +1,9 @@
 package breaker
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // window keeps recent outcomes. Implementations are not synchronised; the
 // breaker's mutex guards them.
@@ -11,47 +14,73 @@ type window interface {
 }
 
 // countWindow is a ring of the last n outcomes with running totals, so
-// rates are exact and O(1).
+// rates are exact and O(1). It is safe for concurrent use without the
+// breaker's mutex (each slot is swapped atomically and the totals follow),
+// which lets the closed state record outcomes lock-free.
 type countWindow struct {
-	ring          []uint8 // bit 0: failed, bit 1: slow
-	next, filled  int
-	failed, slowN int
+	ring   []atomic.Uint32 // 0 empty, 1 success, 2 failure; bit 2 set: slow
+	next   atomic.Uint64
+	filled atomic.Int64
+	failed atomic.Int64
+	slowN  atomic.Int64
 }
 
-func newCountWindow(n int) *countWindow { return &countWindow{ring: make([]uint8, n)} }
+func newCountWindow(n int) *countWindow { return &countWindow{ring: make([]atomic.Uint32, n)} }
+
+const (
+	cwSuccess = 1
+	cwFailure = 2
+	cwSlow    = 4
+)
 
 func (w *countWindow) add(_ time.Time, failed, slow bool) {
-	if w.filled == len(w.ring) {
-		old := w.ring[w.next]
-		w.failed -= int(old & 1)
-		w.slowN -= int(old >> 1)
-	} else {
-		w.filled++
-	}
-	var v uint8
+	w.record(failed, slow)
+}
+
+// record adds an outcome and returns the window's calls and failures.
+func (w *countWindow) record(failed, slow bool) (calls, failures int64) {
+	v := uint32(cwSuccess)
 	if failed {
-		v |= 1
-		w.failed++
+		v = cwFailure
 	}
 	if slow {
-		v |= 2
-		w.slowN++
+		v |= cwSlow
 	}
-	w.ring[w.next] = v
-	w.next = (w.next + 1) % len(w.ring)
+	i := w.next.Add(1) - 1
+	old := w.ring[i%uint64(len(w.ring))].Swap(v)
+	if old == 0 {
+		calls = w.filled.Add(1)
+	} else {
+		calls = w.filled.Load()
+	}
+	df := int64(v&cwFailure)/cwFailure - int64(old&cwFailure)/cwFailure
+	if df != 0 {
+		failures = w.failed.Add(df)
+	} else {
+		failures = w.failed.Load()
+	}
+	if ds := int64(v&cwSlow)/cwSlow - int64(old&cwSlow)/cwSlow; ds != 0 {
+		w.slowN.Add(ds)
+	}
+	return calls, failures
 }
 
 func (w *countWindow) rates(time.Time) (int, float64, float64) {
-	if w.filled == 0 {
+	n := w.filled.Load()
+	if n == 0 {
 		return 0, 0, 0
 	}
-	n := float64(w.filled)
-	return w.filled, float64(w.failed) / n, float64(w.slowN) / n
+	return int(n), float64(w.failed.Load()) / float64(n), float64(w.slowN.Load()) / float64(n)
 }
 
 func (w *countWindow) reset() {
-	clear(w.ring)
-	w.next, w.filled, w.failed, w.slowN = 0, 0, 0, 0
+	for i := range w.ring {
+		w.ring[i].Store(0)
+	}
+	w.next.Store(0)
+	w.filled.Store(0)
+	w.failed.Store(0)
+	w.slowN.Store(0)
 }
 
 const timeBuckets = 10
