@@ -302,7 +302,7 @@ func (b *Breaker) Metrics() Metrics {
 
 // Do calls fn if the circuit admits the call, records its outcome, and
 // returns its error, or an *OpenError without calling fn. A panic in fn
-// counts as a failure and is re-raised.
+// counts as a failure and goes on unchanged (it is not recovered).
 func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error {
 	if b.fast && State(b.stateA.Load()) == Closed {
 		return b.doClosed(ctx, fn)
@@ -312,14 +312,15 @@ func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error 
 	if err != nil {
 		return err
 	}
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
+		if !returned { // fn panicked: a failure; the panic goes on
 			end := b.now()
 			b.finish(gen, probe, Failure, end.Sub(start), end)
-			panic(r)
 		}
 	}()
 	err = fn(ctx)
+	returned = true
 	end := b.now()
 	b.finish(gen, probe, b.classify(ctx, err), end.Sub(start), end)
 	return err
