@@ -96,10 +96,15 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if maxAttempts <= 0 {
 		maxAttempts = 3
 	}
+	// Attempt durations matter only against a deadline; without one, the
+	// clock is not read at all.
+	_, hasDeadline := ctx.Deadline()
 	for n := 1; ; n++ {
-		start := now()
+		var start time.Time
+		if hasDeadline {
+			start = now()
+		}
 		v, err := fn(withAttempt(ctx, n))
-		took := now().Sub(start)
 		if err == nil {
 			p.report(true)
 			return v, nil
@@ -119,8 +124,8 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 			delay = ra
 		}
 		// Never sleep past the deadline, and do not start an attempt that
-		// cannot finish: the last one took took.
-		if d, ok := ctx.Deadline(); ok && d.Sub(now()) < delay+took {
+		// cannot finish: assume it takes as long as the last one.
+		if d, ok := ctx.Deadline(); ok && d.Sub(now()) < delay+now().Sub(start) {
 			return zero, &gaveUp{last: err, reason: ErrNoTimeLeft, attempts: n}
 		}
 		if p.Budget != nil && !p.Budget.Withdraw() {
