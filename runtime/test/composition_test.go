@@ -1,0 +1,110 @@
+// Package test holds black-box tests of the runtime's packages composed
+// the way services use them.
+package test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/breaker"
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/deadline"
+	"github.com/resilvet/resilvet/runtime/hedge"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
+	"github.com/resilvet/resilvet/runtime/retry"
+)
+
+var errDown = syscall.ECONNREFUSED
+
+func noSleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// TestRetryStopsAtOpenCircuit: once the breaker opens, the retry layer
+// around it stops at once instead of spending attempts on fast rejections.
+func TestRetryStopsAtOpenCircuit(t *testing.T) {
+	leaktest.Check(t)
+	br := breaker.New(breaker.Settings{MinCalls: 2, WindowSize: 2})
+	var calls atomic.Int32
+	p := &retry.Policy{MaxAttempts: 10, Sleep: noSleep}
+	err := retry.Do(context.Background(), p, func(ctx context.Context) error {
+		return br.Do(ctx, func(context.Context) error { calls.Add(1); return errDown })
+	})
+	if !errors.Is(err, breaker.ErrOpen) {
+		t.Fatalf("err = %v; want the open circuit", err)
+	}
+	if calls.Load() != 2 {
+		t.Fatalf("dependency called %d times; the circuit opened after 2", calls.Load())
+	}
+	var oe *breaker.OpenError
+	if !errors.As(err, &oe) || oe.RetryAfter() <= 0 {
+		t.Fatal("the caller must learn when to come back")
+	}
+}
+
+// TestReserveThenRetryWithinDeadline: a reserved deadline bounds the retry
+// layer, which gives up rather than sleep past it.
+func TestReserveThenRetryWithinDeadline(t *testing.T) {
+	leaktest.Check(t)
+	fake := clock.NewFake(time.Now())
+	ctx, cancel := context.WithDeadline(context.Background(), fake.Now().Add(time.Second))
+	defer cancel()
+	b := deadline.Budget{Clock: fake}
+	child, cancelChild, err := b.Reserve(ctx, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancelChild()
+	p := &retry.Policy{MaxAttempts: 100, BaseDelay: 100 * time.Millisecond, MaxDelay: 100 * time.Millisecond,
+		Rand: func() float64 { return 0.999 }, Clock: fake,
+		Sleep: func(ctx context.Context, d time.Duration) error { fake.Advance(d); return nil }}
+	attempts := 0
+	err = retry.Do(child, p, func(context.Context) error {
+		attempts++
+		fake.Advance(50 * time.Millisecond)
+		return errDown
+	})
+	if !errors.Is(err, retry.ErrNoTimeLeft) {
+		t.Fatalf("err = %v", err)
+	}
+	// 700 ms of budget; each attempt takes 50 ms and each backoff ~100 ms:
+	// five attempts end by 650 ms, and a sixth could not finish.
+	if attempts != 5 {
+		t.Fatalf("%d attempts within a 700 ms budget; want 5", attempts)
+	}
+	if left, _ := b.Remaining(child); left < 0 {
+		t.Fatalf("the retry layer ran past the reserved deadline by %v", -left)
+	}
+	if left, _ := b.Remaining(ctx); left < 300*time.Millisecond {
+		t.Fatalf("the reserve was spent: %v left for local work", left)
+	}
+}
+
+// TestHedgeAndRetryShareABudget: extra copies and retries draw on one
+// budget, so together they stay within it.
+func TestHedgeAndRetryShareABudget(t *testing.T) {
+	leaktest.Check(t)
+	shared := &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: clock.NewFake(time.Now())}
+	for range 20 {
+		shared.Deposit() // earlier traffic: 2 extra attempts available
+	}
+	hp := &hedge.Policy{Delay: time.Millisecond, Budget: shared, MaxAttempts: 5}
+	rp := &retry.Policy{Budget: shared, MaxAttempts: 5, Sleep: noSleep}
+	var sent atomic.Int32
+	op := hedge.Idempotent(func(ctx context.Context) (int, error) {
+		sent.Add(1)
+		return 0, errDown
+	})
+	_ = retry.Do(context.Background(), rp, func(ctx context.Context) error {
+		_, err := hedge.Do(ctx, hp, op)
+		return err
+	})
+	// 20 earlier requests + 1 retry call + hedge deposits ≤ 24 requests,
+	// so at most 2 extra attempts in all on top of the first.
+	if got := sent.Load(); got > 3 {
+		t.Fatalf("%d attempts reached the dependency; the shared 10%% budget allows 3", got)
+	}
+}
