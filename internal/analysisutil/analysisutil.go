@@ -116,11 +116,6 @@ func IsStd(pass *analysis.Pass) bool {
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
-// IsTestFile reports whether pos is in a _test.go file.
-func IsTestFile(fset *token.FileSet, pos token.Pos) bool {
-	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
-}
-
 // ShortPos renders pos as "file.go:line:col" with the base name only, for
 // evidence stored in facts: stable across machines and small.
 func ShortPos(fset *token.FileSet, pos token.Pos) string {
@@ -131,9 +126,6 @@ func ShortPos(fset *token.FileSet, pos token.Pos) string {
 	p.Filename = filepath.Base(p.Filename)
 	return p.String()
 }
-
-// Unparen strips parentheses.
-func Unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
 
 // CalleeFunc returns the statically known function or method called, with
 // generic instantiations mapped to their origin, or nil for dynamic calls,

@@ -104,11 +104,6 @@ type RetryLayer struct {
 	FuncArg int
 }
 
-// Effect is a side effect that makes an operation unsafe to repeat.
-type Effect struct {
-	What string // "sends a POST request", "executes SQL", for messages
-}
-
 // TwinOf reports the context-taking twin of the named function, from the
 // table only. Analyzers also apply the general naming rule (see summary).
 func TwinOf(fullName string) (Twin, bool) {
@@ -149,6 +144,18 @@ func IsLoggingOrMetricsName(name string) bool {
 		}
 	}
 	return strings.Contains(name, "Metric")
+}
+
+// IsCleanupFuncName reports whether a function is, by its conventional
+// name, the release of a resource (io.Closer, servers' Shutdown and
+// Stop). Such functions make a fresh context on purpose: the caller's may
+// already be done. Like IsLoggingOrMetricsName it only ever silences.
+func IsCleanupFuncName(name string) bool {
+	switch name {
+	case "Close", "Shutdown", "Stop", "GracefulStop":
+		return true
+	}
+	return false
 }
 
 // IsCleanupSink reports whether the named function is meant to be called

@@ -160,3 +160,12 @@ func TestIsLoggingOrMetricsName(t *testing.T) {
 		assert.False(t, knowledge.IsLoggingOrMetricsName(no), no)
 	}
 }
+
+func TestIsCleanupFuncName(t *testing.T) {
+	for _, yes := range []string{"Close", "Shutdown", "Stop", "GracefulStop"} {
+		assert.True(t, knowledge.IsCleanupFuncName(yes), yes)
+	}
+	for _, no := range []string{"Closer", "close", "Load", "StopAll"} {
+		assert.False(t, knowledge.IsCleanupFuncName(no), no)
+	}
+}

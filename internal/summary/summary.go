@@ -180,7 +180,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range decls {
 		fd := d.cur.Node().(*ast.FuncDecl)
 		sig := d.fn.Type().(*types.Signature)
-		if analysisutil.TakesContext(sig) || isCleanupName(d.fn.Name()) {
+		if analysisutil.TakesContext(sig) || knowledge.IsCleanupFuncName(d.fn.Name()) {
 			continue
 		}
 		if drop, pos := directDrop(pass, res, fd, d.uses); drop != nil {
@@ -332,18 +332,6 @@ func ignoresCtx(info *types.Info, fd *ast.FuncDecl) bool {
 		return !used
 	})
 	return !used
-}
-
-// isCleanupName reports whether a function is, by its conventional name,
-// the release of a resource (io.Closer, servers' Shutdown and Stop). Such
-// functions make a fresh context on purpose: the caller's may already be
-// done.
-func isCleanupName(name string) bool {
-	switch name {
-	case "Close", "Shutdown", "Stop", "GracefulStop":
-		return true
-	}
-	return false
 }
 
 // runsNow reports whether the call at cur runs as part of fd's own body:
