@@ -46,8 +46,7 @@ func FuzzDo(f *testing.F) {
 				return nil
 			},
 		}
-		calls := 0
-		stoppedOnPermanent := false
+		calls, firstPermanent := 0, 0
 		err := retry.Do(ctx, p, func(context.Context) error {
 			calls++
 			if calls > len(outcomes) {
@@ -60,8 +59,10 @@ func FuzzDo(f *testing.F) {
 			case 1:
 				return errFlaky
 			case 2:
-				stoppedOnPermanent = true
-				return errors.New("bad request")
+				if firstPermanent == 0 {
+					firstPermanent = calls
+				}
+				return errBadRequest
 			default:
 				return &retry.StatusError{Code: 503, After: pushback}
 			}
@@ -73,12 +74,18 @@ func FuzzDo(f *testing.F) {
 		if calls > limit {
 			t.Fatalf("%d attempts; limit %d", calls, limit)
 		}
-		if stoppedOnPermanent && calls > 0 && outcomes[calls-1]%4 != 2 {
-			t.Fatalf("retried after a non-retryable error")
+		if firstPermanent > 0 {
+			if calls != firstPermanent {
+				t.Fatalf("retried after a non-retryable error (attempt %d of %d)", firstPermanent, calls)
+			}
+			if err != errBadRequest {
+				t.Fatalf("a non-retryable error must come back as is, got %v", err)
+			}
 		}
-		_ = err
 	})
 }
+
+var errBadRequest = errors.New("bad request")
 
 // p0 returns the effective cap for a fuzzed cap in ms (0 means 10 s).
 func p0(capMs uint16) time.Duration {

@@ -274,15 +274,26 @@ func TestConcurrentSharedPolicy(t *testing.T) {
 	leaktest.Check(t)
 	p := &retry.Policy{BaseDelay: time.Microsecond, Budget: &budget.Ratio{}}
 	var wg sync.WaitGroup
+	errs := make(chan error, 50)
 	for range 50 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			calls := 0
-			_ = retry.Do(context.Background(), p, failing(&calls, errFlaky))
+			err := retry.Do(context.Background(), p, failing(&calls, errFlaky))
+			if err == nil && calls != 2 {
+				err = fmt.Errorf("%d calls; want 2", calls)
+			}
+			errs <- err
 		}()
 	}
 	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err) // the zero Ratio's floor grants these 50 retries
+		}
+	}
 }
 
 func BenchmarkFirstAttemptSucceeds(b *testing.B) {

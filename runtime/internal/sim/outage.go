@@ -4,7 +4,6 @@
 package sim
 
 import (
-	"container/heap"
 	"math/rand/v2"
 	"time"
 
@@ -54,12 +53,12 @@ func Outage(withBreaker bool) OutageResult {
 		})
 	}
 	var r OutageResult
-	q := &events{}
+	q := &queue[event]{}
 	for t := time.Duration(0); t < total; t += period {
-		heap.Push(q, event{at: t, arrival: true})
+		q.push(event{at: t, arrival: true})
 	}
 	for q.Len() > 0 {
-		e := heap.Pop(q).(event)
+		e := q.pop()
 		fake.Advance(e.at - fake.Now().Sub(start))
 		if !e.arrival {
 			e.done.Record(e.outcome)
@@ -85,7 +84,7 @@ func Outage(withBreaker bool) OutageResult {
 			if failed {
 				o = breaker.Failure
 			}
-			heap.Push(q, event{at: e.at + latency, done: done, outcome: o})
+			q.push(event{at: e.at + latency, done: done, outcome: o})
 		}
 	}
 	for _, s := range states {
@@ -106,21 +105,10 @@ type event struct {
 	outcome breaker.Outcome
 }
 
-// events is a min-heap by time; completions before arrivals at a tie.
-type events []event
-
-func (q events) Len() int { return len(q) }
-func (q events) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+// before orders events by time; completions before arrivals at a tie.
+func (e event) before(o event) bool {
+	if e.at != o.at {
+		return e.at < o.at
 	}
-	return !q[i].arrival && q[j].arrival
-}
-func (q events) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *events) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *events) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
+	return !e.arrival && o.arrival
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"container/heap"
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/budget"
@@ -41,9 +40,9 @@ func Storm(maxAttempts int, b *budget.Ratio, fake *clock.Fake) StormResult {
 	start := fake.Now()
 	type attempt = stormAttempt
 	var (
-		queue     []*attempt
+		waiting   []*attempt // the server's FIFO queue
 		busy      bool
-		q         = &stormEvents{}
+		q         = &queue[stormEvent]{}
 		perSecond = map[int]int{}
 		lastFail  = time.Duration(-1) // arrival of the last request whose first attempt timed out
 		work      int
@@ -51,27 +50,27 @@ func Storm(maxAttempts int, b *budget.Ratio, fake *clock.Fake) StormResult {
 	)
 	send := func(now time.Duration, req, n int) {
 		a := &attempt{req: req, n: n, deadline: now + timeout}
-		queue = append(queue, a)
+		waiting = append(waiting, a)
 		perSecond[int(now/time.Second)]++
-		heap.Push(q, stormEvent{at: now + timeout, kind: evTimeout, a: a})
+		q.push(stormEvent{at: now + timeout, kind: evTimeout, a: a})
 	}
 	tryServe := func(now time.Duration) {
-		if busy || len(queue) == 0 || now >= outageFrom && now < outageTo {
+		if busy || len(waiting) == 0 || now >= outageFrom && now < outageTo {
 			return
 		}
-		a := queue[0]
-		queue = queue[1:]
+		a := waiting[0]
+		waiting = waiting[1:]
 		busy = true
-		heap.Push(q, stormEvent{at: now + service, kind: evDone, a: a})
+		q.push(stormEvent{at: now + service, kind: evDone, a: a})
 	}
 	arrivals := map[int]time.Duration{}
 	req := 0
 	for t := time.Duration(0); t < horizon; t += period {
-		heap.Push(q, stormEvent{at: t, kind: evArrive})
+		q.push(stormEvent{at: t, kind: evArrive})
 	}
-	heap.Push(q, stormEvent{at: outageTo, kind: evResume})
+	q.push(stormEvent{at: outageTo, kind: evResume})
 	for q.Len() > 0 {
-		e := heap.Pop(q).(stormEvent)
+		e := q.pop()
 		fake.Advance(e.at - fake.Now().Sub(start))
 		switch e.kind {
 		case evArrive:
@@ -145,25 +144,14 @@ type stormEvent struct {
 	a    *stormAttempt
 }
 
-// stormEvents is a min-heap by time; at a tie, completions first, then
+// before orders events by time; at a tie, completions first, then
 // timeouts, then arrivals, so a request finishing exactly at its deadline
 // counts as served.
-type stormEvents []stormEvent
-
-func (q stormEvents) Len() int { return len(q) }
-func (q stormEvents) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+func (e stormEvent) before(o stormEvent) bool {
+	if e.at != o.at {
+		return e.at < o.at
 	}
-	return stormOrder[q[i].kind] < stormOrder[q[j].kind]
-}
-func (q stormEvents) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *stormEvents) Push(x any)   { *q = append(*q, x.(stormEvent)) }
-func (q *stormEvents) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
+	return stormOrder[e.kind] < stormOrder[o.kind]
 }
 
 var stormOrder = [...]int{evArrive: 3, evDone: 0, evTimeout: 1, evResume: 2}
