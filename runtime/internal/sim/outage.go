@@ -53,7 +53,7 @@ func Outage(withBreaker bool) OutageResult {
 		})
 	}
 	var r OutageResult
-	q := &queue[event]{}
+	q := &queue[event]{before: event.before}
 	for t := time.Duration(0); t < total; t += period {
 		q.push(event{at: t, arrival: true})
 	}

@@ -42,7 +42,7 @@ func Storm(maxAttempts int, b *budget.Ratio, fake *clock.Fake) StormResult {
 	var (
 		waiting   []*attempt // the server's FIFO queue
 		busy      bool
-		q         = &queue[stormEvent]{}
+		q         = &queue[stormEvent]{before: stormEvent.before}
 		perSecond = map[int]int{}
 		lastFail  = time.Duration(-1) // arrival of the last request whose first attempt timed out
 		work      int
