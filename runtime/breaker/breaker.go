@@ -347,9 +347,9 @@ func (b *Breaker) recordClosed(gen uint64, o Outcome) {
 	if o == Ignore || b.genA.Load() != gen {
 		return
 	}
-	calls, failures := b.cw.record(o == Failure, false)
+	calls, failures, judge := b.cw.record(o == Failure, false)
 	// The same comparison as the locked path, so both agree exactly.
-	if calls < int64(b.s.MinCalls) || float64(failures)/float64(calls) < b.s.FailureRate {
+	if !judge || calls < int64(b.s.MinCalls) || float64(failures)/float64(calls) < b.s.FailureRate {
 		return
 	}
 	now := b.now()

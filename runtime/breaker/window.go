@@ -15,17 +15,32 @@ type window interface {
 
 // countWindow is a ring of the last n outcomes with running totals, so
 // rates are exact and O(1). It is safe for concurrent use without the
-// breaker's mutex (each slot is swapped atomically and the totals follow),
-// which lets the closed state record outcomes lock-free.
+// breaker's mutex (each slot is swapped atomically and the totals follow
+// the swaps), which lets the closed state record outcomes lock-free.
+//
+// The layout is for two cores hammering one breaker: the ring header is
+// read-only after New, the slot cursor is the one word every call writes,
+// and the totals change only when a slot changes value, so each lives on a
+// cache line of its own. In the steady state (successes replacing
+// successes) a call writes only the cursor.
 type countWindow struct {
-	ring   []atomic.Uint32 // 0 empty, 1 success, 2 failure; bit 2 set: slow
-	next   atomic.Uint64
+	ring []atomic.Uint32 // 0 empty, 1 success, 2 failure; bit 2 set: slow
+	size uint64
+	_    [cacheLine - 32]byte
+	next atomic.Uint64
+	_    [cacheLine - 8]byte
 	filled atomic.Int64
 	failed atomic.Int64
 	slowN  atomic.Int64
+	_      [cacheLine - 24]byte
 }
 
-func newCountWindow(n int) *countWindow { return &countWindow{ring: make([]atomic.Uint32, n)} }
+// cacheLine is the false-sharing unit on the CPUs Go services run on.
+const cacheLine = 64
+
+func newCountWindow(n int) *countWindow {
+	return &countWindow{ring: make([]atomic.Uint32, n), size: uint64(n)}
+}
 
 const (
 	cwSuccess = 1
@@ -37,8 +52,11 @@ func (w *countWindow) add(_ time.Time, failed, slow bool) {
 	w.record(failed, slow)
 }
 
-// record adds an outcome and returns the window's calls and failures.
-func (w *countWindow) record(failed, slow bool) (calls, failures int64) {
+// record adds an outcome. It returns judge = true, with the window's calls
+// and failures after it, when the outcome can have moved the failure rate
+// up to a threshold: a failure that replaced a success or an empty slot,
+// or a success that filled an empty slot (MinCalls may now be reached).
+func (w *countWindow) record(failed, slow bool) (calls, failures int64, judge bool) {
 	v := uint32(cwSuccess)
 	if failed {
 		v = cwFailure
@@ -46,8 +64,20 @@ func (w *countWindow) record(failed, slow bool) (calls, failures int64) {
 	if slow {
 		v |= cwSlow
 	}
-	i := w.next.Add(1) - 1
-	old := w.ring[i%uint64(len(w.ring))].Swap(v)
+	// A window full of plain successes is the same window after one more
+	// success, whichever slot the cursor points at: every rotation of a
+	// ring of equal values is equal. So the common case writes nothing and
+	// the cache lines stay shared between cores.
+	if v == cwSuccess && w.failed.Load() == 0 && w.slowN.Load() == 0 && w.filled.Load() == int64(w.size) {
+		return 0, 0, false
+	}
+	slot := &w.ring[(w.next.Add(1)-1)%w.size]
+	// Skipping an equal write keeps the slot's cache line shared; the
+	// totals stay the sum of the slots either way.
+	if slot.Load() == v {
+		return 0, 0, false
+	}
+	old := slot.Swap(v)
 	if old == 0 {
 		calls = w.filled.Add(1)
 	} else {
@@ -62,7 +92,7 @@ func (w *countWindow) record(failed, slow bool) (calls, failures int64) {
 	if ds := int64(v&cwSlow)/cwSlow - int64(old&cwSlow)/cwSlow; ds != 0 {
 		w.slowN.Add(ds)
 	}
-	return calls, failures
+	return calls, failures, df > 0 || old == 0
 }
 
 func (w *countWindow) rates(time.Time) (int, float64, float64) {
