@@ -24,11 +24,11 @@ type window interface {
 // cache line of its own. In the steady state (successes replacing
 // successes) a call writes only the cursor.
 type countWindow struct {
-	ring []atomic.Uint32 // 0 empty, 1 success, 2 failure; bit 2 set: slow
-	size uint64
-	_    [cacheLine - 32]byte
-	next atomic.Uint64
-	_    [cacheLine - 8]byte
+	ring   []atomic.Uint32 // 0 empty, 1 success, 2 failure; bit 2 set: slow
+	size   uint64
+	_      [cacheLine - 32]byte
+	next   atomic.Uint64
+	_      [cacheLine - 8]byte
 	filled atomic.Int64
 	failed atomic.Int64
 	slowN  atomic.Int64
