@@ -7,16 +7,18 @@ import (
 )
 
 // AttemptHeader tells a server that its caller retries this request and
-// which attempt it is (1 for the first). A server that sees it should not
-// retry the work again: Middleware puts it in the request context, where
-// Do finds it and makes a single attempt.
+// which attempt it is (2 for the first retry; 1 for a first attempt made
+// with TagFirstAttempt). A server that sees it should not retry the work
+// again: Middleware puts it in the request context, where Do finds it and
+// makes a single attempt.
 const AttemptHeader = "Retry-Attempt"
 
 type attemptKey struct{}
 
 // Attempt returns the attempt number that ctx carries and true when ctx is
-// inside a retry layer (of this process, or of a caller that sent
-// AttemptHeader).
+// inside a retried attempt: the second or later attempt of a retry layer
+// of this process (any attempt, with TagFirstAttempt), or a request whose
+// caller sent AttemptHeader.
 func Attempt(ctx context.Context) (int, bool) {
 	n, ok := ctx.Value(attemptKey{}).(int)
 	return n, ok

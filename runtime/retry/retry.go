@@ -1,10 +1,21 @@
 // Package retry retries transient failures with capped exponential backoff
 // and full jitter, within a shared budget and the caller's deadline, and
-// makes nesting visible: the attempt number travels in the context (and,
-// through Transport, in a request header), and a retry layer running inside
-// another makes a single attempt unless its policy allows nesting. Retry at
-// one layer, usually the direct client of the dependency: three layers of
-// three attempts send 27 attempts to it.
+// keeps retry layers from multiplying. Three layers of three attempts
+// would send 27 attempts to a failing dependency; here:
+//
+//   - from the second attempt on, the attempt number travels in the
+//     context (see Attempt) and, through Transport, in a request header; a
+//     retry layer running inside such an attempt makes a single attempt;
+//   - a layer never retries a failure that a layer inside it has already
+//     retried and given up on.
+//
+// So in one process a stack of layers makes at most the largest
+// MaxAttempts among them. Across HTTP, where a server's give-up does not
+// travel back, attempts add up (server's attempts + client's − 1) instead
+// of multiplying. A layer whose policy sets AllowNested multiplies on
+// purpose; one that sets TagFirstAttempt tags its first attempt too (one
+// allocation per call), so layers inside make a single attempt from the
+// start. Retry at one layer, usually the direct client of the dependency.
 //
 // Place it inside the request's deadline and outside the breaker:
 //
@@ -34,6 +45,8 @@ import (
 var (
 	ErrBudgetExhausted = errors.New("retry: budget exhausted")
 	ErrNoTimeLeft      = errors.New("retry: not enough time left for another attempt")
+	// ErrAttemptsExhausted: every attempt failed with a retryable error.
+	ErrAttemptsExhausted = errors.New("retry: attempts exhausted")
 )
 
 // Policy configures Do. A nil *Policy, like the zero value, means the
@@ -54,9 +67,17 @@ type Policy struct {
 	// attempt's outcome.
 	Budget budget.Budget
 	// AllowNested lets this layer retry even when it runs inside another
-	// retry layer (the context or the incoming request says so). Off by
-	// default: nested retries multiply.
+	// retry layer (the context or the incoming request says so), and lets
+	// outer layers retry what it gave up on. Off by default: nested
+	// retries multiply.
 	AllowNested bool
+	// TagFirstAttempt puts the attempt number in the first attempt's
+	// context too (one small allocation per call), so a layer inside makes
+	// a single attempt from the start and the first request through
+	// Transport carries AttemptHeader. Without it, the first attempt runs
+	// with the caller's context; a layer inside may retry during it, and
+	// this layer then does not retry what that layer gave up on.
+	TagFirstAttempt bool
 	// Clock defaults to the wall clock.
 	Clock clock.Clock
 	// Sleep waits d or until ctx is done. nil uses a timer; simulations
@@ -69,8 +90,12 @@ type Policy struct {
 var defaultPolicy Policy
 
 // Do calls fn until it succeeds, returns an error that is not retryable,
-// runs out of attempts, budget or time, or ctx is done. fn receives a
-// context that carries the attempt number (see Attempt).
+// runs out of attempts, budget or time, or ctx is done.
+//
+// The first attempt runs with ctx itself, so a call that succeeds at once
+// costs no allocation; later attempts (and the first too with
+// TagFirstAttempt) get a context that carries the attempt number (see
+// Attempt).
 func Do(ctx context.Context, p *Policy, fn func(context.Context) error) error {
 	_, err := DoValue(ctx, p, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
 	return err
@@ -88,7 +113,6 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if _, nested := Attempt(ctx); nested && !p.AllowNested {
 		return fn(ctx) // an outer layer retries; one attempt here
 	}
-	now := clock.Or(p.Clock).Now
 	if p.Budget != nil {
 		p.Budget.Deposit()
 	}
@@ -99,25 +123,44 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	// Attempt durations matter only against a deadline; without one, the
 	// clock is not read at all.
 	_, hasDeadline := ctx.Deadline()
+	var now func() time.Time
+	if hasDeadline {
+		now = clock.Or(p.Clock).Now
+	}
 	for n := 1; ; n++ {
 		var start time.Time
 		if hasDeadline {
 			start = now()
 		}
-		v, err := fn(withAttempt(ctx, n))
+		attemptCtx := ctx
+		if n > 1 || p.TagFirstAttempt {
+			attemptCtx = withAttempt(ctx, n)
+		}
+		v, err := fn(attemptCtx)
 		if err == nil {
-			p.report(true)
+			if p.Budget != nil {
+				p.report(true)
+			}
 			return v, nil
+		}
+		if !p.AllowNested && retriedBelow(err) {
+			return zero, err // a layer inside already retried this failure
 		}
 		retryable := p.retryable(err)
 		if retryable {
 			p.report(false)
 		}
-		if !retryable || n >= maxAttempts {
+		if !retryable {
 			return zero, err
 		}
+		if n >= maxAttempts {
+			if n == 1 {
+				return zero, err
+			}
+			return zero, p.gaveUp(err, ErrAttemptsExhausted, n)
+		}
 		if ctx.Err() != nil {
-			return zero, &gaveUp{last: err, reason: ctx.Err(), attempts: n}
+			return zero, p.gaveUp(err, ctx.Err(), n)
 		}
 		delay := p.backoff(n)
 		if ra, ok := retryAfter(err); ok && ra > delay {
@@ -125,16 +168,30 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		}
 		// Never sleep past the deadline, and do not start an attempt that
 		// cannot finish: assume it takes as long as the last one.
-		if d, ok := ctx.Deadline(); ok && d.Sub(now()) < delay+now().Sub(start) {
-			return zero, &gaveUp{last: err, reason: ErrNoTimeLeft, attempts: n}
+		if hasDeadline {
+			d, _ := ctx.Deadline()
+			if t := now(); d.Sub(t) < delay+t.Sub(start) {
+				return zero, p.gaveUp(err, ErrNoTimeLeft, n)
+			}
 		}
 		if p.Budget != nil && !p.Budget.Withdraw() {
-			return zero, &gaveUp{last: err, reason: ErrBudgetExhausted, attempts: n}
+			return zero, p.gaveUp(err, ErrBudgetExhausted, n)
 		}
 		if serr := p.sleep(ctx, delay); serr != nil {
-			return zero, &gaveUp{last: err, reason: serr, attempts: n}
+			return zero, p.gaveUp(err, serr, n)
 		}
 	}
+}
+
+// retriedBelow reports whether err comes from a retry layer that gave up
+// and did not allow nesting: retrying it again would multiply attempts.
+func retriedBelow(err error) bool {
+	var g *gaveUp
+	return errors.As(err, &g) && !g.nestedOK
+}
+
+func (p *Policy) gaveUp(last, reason error, attempts int) error {
+	return &gaveUp{last: last, reason: reason, attempts: attempts, nestedOK: p.AllowNested}
 }
 
 func (p *Policy) report(success bool) {
@@ -197,6 +254,7 @@ func (p *Policy) sleep(ctx context.Context, d time.Duration) error {
 type gaveUp struct {
 	last, reason error
 	attempts     int
+	nestedOK     bool // the layer allowed nesting: outer layers may retry
 }
 
 func (g *gaveUp) Error() string {
@@ -205,8 +263,9 @@ func (g *gaveUp) Error() string {
 
 func (g *gaveUp) Unwrap() []error { return []error{g.last, g.reason} }
 
-// Attempts returns how many attempts Do made before returning err, when
-// it stopped early (budget, deadline, cancellation); 0 otherwise.
+// Attempts returns how many attempts Do made before giving up on a
+// retryable failure (out of attempts, budget, time, or cancelled); 0 when
+// err did not come from such a give-up.
 func Attempts(err error) int {
 	var g *gaveUp
 	if errors.As(err, &g) {

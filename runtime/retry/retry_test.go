@@ -184,37 +184,88 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestNestedLayersMakeOneAttempt(t *testing.T) {
+func TestNestedLayersDoNotMultiply(t *testing.T) {
 	leaktest.Check(t)
 	outer, _ := policy(3)
 	inner, _ := policy(3)
-	innerCalls := 0
-	err := retry.Do(context.Background(), outer, func(ctx context.Context) error {
-		if n, ok := retry.Attempt(ctx); !ok || n < 1 {
-			t.Fatalf("attempt not in context")
-		}
-		return retry.Do(ctx, inner, func(ctx context.Context) error {
-			innerCalls++
-			return errFlaky
+	var innerCalls, outerCalls int
+	var tagged []bool
+	run := func() error {
+		innerCalls, outerCalls, tagged = 0, 0, nil
+		return retry.Do(context.Background(), outer, func(ctx context.Context) error {
+			outerCalls++
+			_, ok := retry.Attempt(ctx)
+			tagged = append(tagged, ok)
+			return retry.Do(ctx, inner, func(ctx context.Context) error {
+				innerCalls++
+				return errFlaky
+			})
 		})
-	})
-	if innerCalls != 3 || err == nil {
-		t.Fatalf("inner calls %d; want 3 (one per outer attempt, not 9)", innerCalls)
 	}
 
+	// Default: the inner layer retries during the outer's first attempt,
+	// gives up, and the outer does not retry that give-up.
+	err := run()
+	if innerCalls != 3 || outerCalls != 1 || !errors.Is(err, retry.ErrAttemptsExhausted) || retry.Attempts(err) != 3 {
+		t.Fatalf("inner calls %d, outer calls %d, err %v; want 3, 1 and the inner give-up", innerCalls, outerCalls, err)
+	}
+	if tagged[0] {
+		t.Fatal("the first attempt's context carries an attempt number without TagFirstAttempt")
+	}
+
+	// TagFirstAttempt: the inner layer knows from the start and makes one
+	// attempt per outer attempt.
+	outer.TagFirstAttempt = true
+	err = run()
+	if innerCalls != 3 || outerCalls != 3 || fmt.Sprint(tagged) != "[true true true]" || retry.Attempts(err) != 3 {
+		t.Fatalf("inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, all tagged", innerCalls, outerCalls, tagged, err)
+	}
+
+	// AllowNested on the inner layer multiplies, on purpose.
+	outer.TagFirstAttempt = false
 	inner.AllowNested = true
-	innerCalls = 0
-	_ = retry.Do(context.Background(), outer, func(ctx context.Context) error {
-		return retry.Do(ctx, inner, func(ctx context.Context) error { innerCalls++; return errFlaky })
-	})
-	if innerCalls != 9 {
-		t.Fatalf("with AllowNested inner calls %d; want 9", innerCalls)
+	if run(); innerCalls != 9 || outerCalls != 3 {
+		t.Fatalf("with AllowNested inner calls %d, outer calls %d; want 9 and 3", innerCalls, outerCalls)
+	}
+}
+
+// TestThreeLayersMakeAtMostTheLargestMaxAttempts is the 3×3×3 = 27 case.
+func TestThreeLayersMakeAtMostTheLargestMaxAttempts(t *testing.T) {
+	leaktest.Check(t)
+	for _, tagFirst := range []bool{false, true} {
+		calls := 0
+		layer := func(max int, next func(context.Context) error) func(context.Context) error {
+			p, _ := policy(max)
+			p.TagFirstAttempt = tagFirst
+			return func(ctx context.Context) error { return retry.Do(ctx, p, next) }
+		}
+		bottom := func(context.Context) error { calls++; return errFlaky }
+		stack := layer(3, layer(4, layer(2, bottom)))
+		if err := stack(context.Background()); err == nil || calls > 4 {
+			t.Fatalf("TagFirstAttempt %v: %d calls reached the dependency; want at most 4, err %v", tagFirst, calls, err)
+		}
+	}
+}
+
+// TestFirstAttemptRunsWithCallersContext: no wrapper, no allocation.
+func TestFirstAttemptRunsWithCallersContext(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, 1)
+	p := &retry.Policy{}
+	var got context.Context
+	_ = retry.Do(ctx, p, func(c context.Context) error { got = c; return nil })
+	if got != ctx {
+		t.Fatal("the first attempt got a derived context")
+	}
+	fn := func(context.Context) error { return nil }
+	if a := testing.AllocsPerRun(100, func() { _ = retry.Do(ctx, p, fn) }); a != 0 {
+		t.Fatalf("%v allocations per call whose first attempt succeeds; want 0", a)
 	}
 }
 
 // TestAttemptCrossesHTTP: a server behind Middleware, called through
-// Transport from inside a retry, sees that its caller retries, so its own
-// retry layer makes a single attempt.
+// Transport from inside a retried attempt, sees that its caller retries,
+// so its own retry layer makes a single attempt.
 func TestAttemptCrossesHTTP(t *testing.T) {
 	leaktest.Check(t)
 	var headers []string
@@ -229,26 +280,37 @@ func TestAttemptCrossesHTTP(t *testing.T) {
 	client := &http.Client{Transport: &retry.Transport{Base: srv.Client().Transport}}
 	defer client.CloseIdleConnections()
 
-	p, _ := policy(2)
-	err := retry.Do(context.Background(), p, func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-		if err != nil {
-			return err
+	for _, tc := range []struct {
+		tagFirst bool
+		headers  string
+		server   int
+	}{
+		{false, "[ 2]", 3 + 1}, // attempts add up: 3 on the server's first, 1 on the retry
+		{true, "[1 2]", 2},
+	} {
+		headers, innerCalls = nil, 0
+		p, _ := policy(2)
+		p.TagFirstAttempt = tc.tagFirst
+		err := retry.Do(context.Background(), p, func(ctx context.Context) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			return retry.ResponseError(resp)
+		})
+		var se *retry.StatusError
+		if !errors.As(err, &se) || se.Code != 503 {
+			t.Fatalf("err = %v", err)
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
+		if fmt.Sprint(headers) != tc.headers || innerCalls != tc.server {
+			t.Fatalf("TagFirstAttempt %v: headers %v, server-side attempts %d; want %s and %d", tc.tagFirst, headers, innerCalls, tc.headers, tc.server)
 		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return retry.ResponseError(resp)
-	})
-	var se *retry.StatusError
-	if !errors.As(err, &se) || se.Code != 503 {
-		t.Fatalf("err = %v", err)
-	}
-	if fmt.Sprint(headers) != "[1 2]" || innerCalls != 2 {
-		t.Fatalf("headers %v, server-side attempts %d; want [1 2] and 2", headers, innerCalls)
 	}
 }
 
