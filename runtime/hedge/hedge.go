@@ -77,8 +77,9 @@ type Policy struct {
 	Clock clock.Clock
 
 	lat     latencies
+	sched   scheduler
 	metrics struct {
-		calls, hedges, wins, denials, cancelled atomic.Uint64
+		calls, hedges, wins, denials, cancelled atomic.Uint64 // calls: without hedging
 	}
 }
 
@@ -94,7 +95,7 @@ type Metrics struct {
 // Metrics returns the counters.
 func (p *Policy) Metrics() Metrics {
 	return Metrics{
-		Calls:           p.metrics.calls.Load(),
+		Calls:           p.metrics.calls.Load() + p.sched.calls(),
 		Hedges:          p.metrics.hedges.Load(),
 		HedgeWins:       p.metrics.wins.Load(),
 		BudgetDenials:   p.metrics.denials.Load(),
@@ -120,15 +121,15 @@ func (p *Policy) CurrentDelay() time.Duration {
 	return 10 * time.Millisecond
 }
 
-type result[T any] struct {
-	v       T
-	err     error
-	attempt int
-	took    time.Duration
-}
-
 // Do runs op, hedging it per p, and returns the first success, the first
 // fatal error, or the last error when every copy failed.
+//
+// The first copy runs on the calling goroutine and a timer arms the
+// hedge, so a call whose first copy answers before the delay starts no
+// goroutine. Extra copies run on goroutines of their own. When one of
+// them wins, the first copy's context is cancelled and Do returns once
+// that copy has returned: hedged operations must honour their context
+// (HTTP and gRPC clients do), as every operation in a request should.
 func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	var zero T
 	if op.fn == nil {
@@ -137,89 +138,220 @@ func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	p.metrics.calls.Add(1)
 	if p.Budget != nil {
 		p.Budget.Deposit()
 	}
-	maxAttempts := p.MaxAttempts
-	if maxAttempts <= 0 {
-		maxAttempts = 2
+	r := &race[T]{p: p, op: op, parent: ctx, max: p.MaxAttempts, sent: 1}
+	if r.max <= 0 {
+		r.max = 2
 	}
-	now := clock.Or(p.Clock).Now
-	race, cancel := context.WithCancel(ctx)
-	defer cancel()
-	results := make(chan result[T], maxAttempts) // buffered: losers never block
-	var wg sync.WaitGroup
-	launch := func(attempt int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if p.Limiter != nil {
-				if err := p.Limiter.Acquire(race); err != nil {
-					results <- result[T]{err: err, attempt: attempt}
-					return
-				}
-				defer p.Limiter.Release()
-			}
-			start := now()
-			v, err := op.fn(race)
-			results <- result[T]{v: v, err: err, attempt: attempt, took: now().Sub(start)}
-		}()
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	if p.Delay <= 0 { // latencies feed only the adaptive delay
+		r.now = clock.Or(p.Clock).Now
 	}
-	launch(0)
-	sent, pending := 1, 1
-	timer := time.NewTimer(p.CurrentDelay())
-	defer timer.Stop()
-	hedgeAllowed := func() bool {
-		if p.Budget != nil && !p.Budget.Withdraw() {
-			p.metrics.denials.Add(1)
-			return false
+	defer r.end()
+	if r.max > 1 {
+		p.sched.arm(r, p.CurrentDelay(), true)
+	} else {
+		p.metrics.calls.Add(1)
+	}
+	first := r.attempt(0)
+	return r.settle(first)
+}
+
+// race is one call of Do: the first copy on the caller's goroutine, extra
+// copies on their own, all under ctx, which the winner cancels.
+type race[T any] struct {
+	p      *Policy
+	op     Op[T]
+	parent context.Context
+	ctx    context.Context
+	cancel context.CancelFunc
+	now    func() time.Time // nil: latencies are not recorded
+	max    int
+	endedFlag
+
+	mu      sync.Mutex
+	sent    int            // copies started, the first included
+	running int            // extra copies whose results are not read yet
+	over    bool           // Do is returning: start nothing more
+	results chan result[T] // extra copies' results; buffered, never blocks
+}
+
+type result[T any] struct {
+	v       T
+	err     error
+	attempt int
+	took    time.Duration
+}
+
+// attempt runs copy n under the race context, holding a limiter permit
+// for exactly as long as the operation runs.
+func (r *race[T]) attempt(n int) result[T] {
+	if l := r.p.Limiter; l != nil {
+		if err := l.Acquire(r.ctx); err != nil {
+			return result[T]{err: err, attempt: n}
 		}
-		return true
+		defer l.Release()
 	}
-	var lastErr error
+	var start time.Time
+	if r.now != nil {
+		start = r.now()
+	}
+	v, err := r.op.fn(r.ctx)
+	res := result[T]{v: v, err: err, attempt: n}
+	if r.now != nil {
+		res.took = r.now().Sub(start)
+	}
+	return res
+}
+
+// fire sends the next copy if attempts and budget allow; the scheduler
+// calls it when the copy is due.
+func (r *race[T]) fire() (next time.Duration, again bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.over || r.sent >= r.max || !r.allowed() {
+		return 0, false
+	}
+	r.launch()
+	return r.p.CurrentDelay(), r.sent < r.max
+}
+
+// end marks the call as returned, for the scheduler.
+func (r *race[T]) end() {
+	r.mu.Lock()
+	r.over = true
+	r.mu.Unlock()
+	r.endedFlag.v.Store(true)
+}
+
+// allowed asks the budget for an extra copy. r.mu held.
+func (r *race[T]) allowed() bool {
+	if r.p.Budget != nil && !r.p.Budget.Withdraw() {
+		r.p.metrics.denials.Add(1)
+		return false
+	}
+	return true
+}
+
+// launch starts the next copy on its own goroutine. r.mu held.
+func (r *race[T]) launch() {
+	if r.results == nil {
+		r.results = make(chan result[T], r.max)
+	}
+	n := r.sent
+	r.sent++
+	r.running++
+	r.p.metrics.hedges.Add(1)
+	go func() {
+		res := r.attempt(n)
+		r.results <- res
+		// A success or a fatal error ends the race: stop the others (the
+		// first copy among them) now rather than when Do reads this.
+		if res.err == nil || r.p.fatal(res.err) {
+			r.cancel()
+		}
+	}()
+}
+
+// settle decides the call once the first copy has returned, waiting for
+// extra copies when the first did not succeed.
+func (r *race[T]) settle(first result[T]) (T, error) {
+	var zero T
+	if first.err == nil {
+		if won, ok := r.finish(); ok { // an extra copy succeeded first
+			return won.v, nil
+		}
+		r.won(first)
+		return first.v, nil
+	}
+	lastErr := first.err
+	stopped := r.ctx.Err() != nil && r.parent.Err() == nil // another copy ended the race
+	if stopped {
+		r.p.metrics.cancelled.Add(1) // the first copy lost
+	} else {
+		if err := r.parent.Err(); err != nil {
+			r.finish()
+			return zero, err
+		}
+		if r.p.fatal(first.err) {
+			r.finish()
+			return zero, first.err
+		}
+	}
 	for {
-		select {
-		case r := <-results:
-			pending--
-			if r.err == nil {
-				p.lat.add(r.took)
-				if r.attempt > 0 {
-					p.metrics.wins.Add(1)
-				}
-				p.metrics.cancelled.Add(uint64(pending))
-				return r.v, nil
+		r.mu.Lock()
+		if r.running == 0 {
+			if stopped || r.sent >= r.max || !r.allowed() {
+				r.over = true
+				r.mu.Unlock()
+				return zero, lastErr
 			}
-			lastErr = r.err
-			if ctx.Err() != nil {
-				return zero, ctx.Err()
-			}
-			if p.fatal(r.err) {
-				p.metrics.cancelled.Add(uint64(pending))
-				return zero, r.err
-			}
-			if pending == 0 {
-				if sent >= maxAttempts || !hedgeAllowed() {
-					return zero, lastErr
-				}
-				// Every copy failed fast: send the next one now.
-				p.metrics.hedges.Add(1)
-				launch(sent)
-				sent++
-				pending++
-			}
-		case <-timer.C:
-			if sent < maxAttempts && hedgeAllowed() {
-				p.metrics.hedges.Add(1)
-				launch(sent)
-				sent++
-				pending++
-				timer.Reset(p.CurrentDelay())
-			}
-		case <-ctx.Done():
-			p.metrics.cancelled.Add(uint64(pending))
-			return zero, ctx.Err()
+			r.launch() // every copy so far failed fast: send the next now
 		}
+		r.mu.Unlock()
+		select {
+		case res := <-r.results:
+			r.mu.Lock()
+			r.running--
+			r.mu.Unlock()
+			if res.err == nil {
+				r.finish()
+				r.won(res)
+				return res.v, nil
+			}
+			lastErr = res.err
+			if err := r.parent.Err(); err != nil {
+				r.finish()
+				return zero, err
+			}
+			if r.p.fatal(res.err) {
+				r.finish()
+				return zero, res.err
+			}
+		case <-r.parent.Done():
+			r.finish()
+			return zero, r.parent.Err()
+		}
+	}
+}
+
+// finish ends the race: nothing more starts, running copies count as
+// cancelled losers. It returns an extra copy's success already delivered,
+// which beat the first copy.
+func (r *race[T]) finish() (result[T], bool) {
+	r.mu.Lock()
+	r.over = true
+	running := r.running
+	r.mu.Unlock()
+	if running == 0 {
+		return result[T]{}, false
+	}
+	for range running {
+		select {
+		case res := <-r.results:
+			running--
+			if res.err == nil {
+				r.p.metrics.cancelled.Add(uint64(running))
+				r.won(res)
+				return res, true
+			}
+		default:
+		}
+	}
+	r.p.metrics.cancelled.Add(uint64(running))
+	return result[T]{}, false
+}
+
+// won records the winner's latency and whether an extra copy won.
+func (r *race[T]) won(res result[T]) {
+	if r.now != nil {
+		r.p.lat.add(res.took)
+	}
+	if res.attempt > 0 {
+		r.p.metrics.wins.Add(1)
 	}
 }
 

@@ -118,23 +118,26 @@ func (l *countingLimiter) Acquire(ctx context.Context) error {
 
 func (l *countingLimiter) Release() { l.held.Add(-1); l.freed.Add(1); <-l.sem }
 
-// TestLimiterPermitHeldUntilReturn: the loser keeps its permit until it
-// has really returned, after Do has.
+// TestLimiterPermitHeldUntilReturn: a losing extra copy keeps its permit
+// until it has really returned, after Do has.
 func TestLimiterPermitHeldUntilReturn(t *testing.T) {
 	leaktest.Check(t)
 	lim := &countingLimiter{sem: make(chan struct{}, 4)}
-	p := &hedge.Policy{Delay: time.Millisecond, Limiter: lim}
+	p := &hedge.Policy{Delay: time.Millisecond, Limiter: lim, MaxAttempts: 3}
 	release := make(chan struct{})
 	var n atomic.Int64
-	_, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
-		if n.Add(1) == 1 {
+	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
+		switch n.Add(1) {
+		case 1: // fails fast: the second copy goes out at once
+			return 0, &retry.StatusError{Code: 503}
+		case 2:
 			<-release // ignores cancellation for a while, as real calls do
 			return 0, ctx.Err()
 		}
-		return 1, nil
+		return 3, nil
 	}))
-	if err != nil {
-		t.Fatal(err)
+	if v != 3 || err != nil {
+		t.Fatalf("v %v err %v; want the third copy's answer", v, err)
 	}
 	if lim.held.Load() != 1 {
 		t.Fatalf("%d permits held after Do returned; the unfinished loser must still hold its own", lim.held.Load())
@@ -143,8 +146,29 @@ func TestLimiterPermitHeldUntilReturn(t *testing.T) {
 	for deadline := time.Now().Add(2 * time.Second); lim.held.Load() != 0 && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
-	if lim.held.Load() != 0 || lim.freed.Load() != 2 {
+	if lim.held.Load() != 0 || lim.freed.Load() != 3 {
 		t.Fatalf("held %d freed %d", lim.held.Load(), lim.freed.Load())
+	}
+}
+
+// TestFirstCopyRunsOnTheCallersGoroutine: a hedge that wins cancels the
+// first copy, and Do returns when that copy has returned.
+func TestFirstCopyRunsOnTheCallersGoroutine(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Millisecond}
+	var firstReturned atomic.Bool
+	var n atomic.Int64
+	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (string, error) {
+		if n.Add(1) == 1 {
+			<-ctx.Done()
+			time.Sleep(5 * time.Millisecond) // slow to notice
+			firstReturned.Store(true)
+			return "", ctx.Err()
+		}
+		return "hedge", nil
+	}))
+	if v != "hedge" || err != nil || !firstReturned.Load() {
+		t.Fatalf("v %q err %v first copy returned %v; want the hedge's answer after the first copy returned", v, err, firstReturned.Load())
 	}
 }
 

@@ -1,0 +1,176 @@
+package hedge
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// scheduler arms the extra copies of every call made with one Policy on a
+// single runtime timer. A runtime timer per call (time.AfterFunc, then
+// Stop when the first copy answers in time, as it almost always does)
+// costs more than the rest of Do together; here registering a call is a
+// clock read and an append under a mutex, a call that ends before its
+// hedge is due is dropped lazily, and the timer is re-armed only when the
+// earliest due time moves earlier.
+type scheduler struct {
+	once   sync.Once
+	base   time.Time // due times are monotonic offsets from base
+	shards [schedShards]schedShard
+	// local hands out shards with affinity to the caller's processor
+	// (sync.Pool keeps a cache per P), so the shard's lock and queue stay
+	// in that core's cache; when the pool forgets, a new caller gets the
+	// next shard round-robin.
+	local     sync.Pool
+	nextShard atomic.Uint32
+}
+
+// schedShards spreads concurrent calls over independent queues, each with
+// its own lock and timer.
+const schedShards = 8
+
+// arm schedules r's next copy delay from now; first says r is a new call,
+// counted in the shard (a shared counter would be the one cache line every
+// core writes on every call).
+func (s *scheduler) arm(r racer, delay time.Duration, first bool) {
+	s.once.Do(func() {
+		s.base = time.Now()
+		s.local.New = func() any { return &s.shards[s.nextShard.Add(1)%schedShards] }
+	})
+	sh := s.local.Get().(*schedShard)
+	sh.arm(r, delay, time.Since(s.base), s.base, first)
+	s.local.Put(sh)
+}
+
+// calls returns the calls counted in the shards.
+func (s *scheduler) calls() uint64 {
+	var n uint64
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += sh.calls
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+type schedShard struct {
+	mu        sync.Mutex
+	queue     []armed // ordered by due, from head
+	head      int
+	sweepAt   int // sweep finished calls out when this many are queued
+	timer     *time.Timer
+	timerDue  time.Duration // 0: not armed
+	calls     uint64        // new calls armed here, for Metrics
+	firingBuf []racer
+	base      time.Time
+	_         [64]byte // keep neighbouring shards off this cache line
+}
+
+type armed struct {
+	due time.Duration
+	r   racer
+}
+
+// racer is a call waiting for its next extra copy.
+type racer interface {
+	// fire sends the next copy; again says whether another is to follow,
+	// after next.
+	fire() (next time.Duration, again bool)
+	// ended reports whether the call has returned.
+	ended() bool
+}
+
+// arm queues r's next copy, due delay after now.
+func (s *schedShard) arm(r racer, delay, now time.Duration, base time.Time, first bool) {
+	due := now + delay
+	s.mu.Lock()
+	s.base = base
+	if first {
+		s.calls++
+	}
+	s.dropEnded()
+	i := len(s.queue)
+	s.queue = append(s.queue, armed{})
+	for i > s.head && s.queue[i-1].due > due { // adaptive delays may shrink
+		s.queue[i] = s.queue[i-1]
+		i--
+	}
+	s.queue[i] = armed{due: due, r: r}
+	if s.timerDue == 0 || due < s.timerDue {
+		s.timerDue = due
+		if s.timer == nil {
+			s.timer = time.AfterFunc(delay, s.fire)
+		} else {
+			s.timer.Reset(delay)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// dropEnded forgets calls that ended before their hedge was due: those at
+// the head at once, the others in a sweep whenever the queue has doubled,
+// so a call hanging at the head cannot make the queue grow without bound.
+// s.mu held.
+func (s *schedShard) dropEnded() {
+	for s.head < len(s.queue) && s.queue[s.head].r.ended() {
+		s.queue[s.head] = armed{}
+		s.head++
+	}
+	if s.head == len(s.queue) {
+		s.queue, s.head = s.queue[:0], 0
+		return
+	}
+	if n := len(s.queue) - s.head; n >= s.sweepAt {
+		kept := s.queue[:0]
+		for _, a := range s.queue[s.head:] {
+			if !a.r.ended() {
+				kept = append(kept, a)
+			}
+		}
+		clear(s.queue[len(kept):])
+		s.queue, s.head = kept, 0
+		s.sweepAt = max(64, 2*len(kept))
+	}
+}
+
+// fire is the timer's callback: it sends the copies that are due, then
+// re-arms the timer for the next due time, if any.
+func (s *schedShard) fire() {
+	s.mu.Lock()
+	now := time.Since(s.base)
+	firing := s.firingBuf[:0]
+	for s.head < len(s.queue) {
+		a := s.queue[s.head]
+		if !a.r.ended() && a.due > now {
+			break
+		}
+		s.queue[s.head] = armed{}
+		s.head++
+		if !a.r.ended() {
+			firing = append(firing, a.r)
+		}
+	}
+	s.timerDue = 0
+	if s.head < len(s.queue) {
+		s.timerDue = s.queue[s.head].due
+		s.timer.Reset(s.timerDue - now)
+	}
+	s.firingBuf = nil // fire may run again while these copies start
+	s.mu.Unlock()
+	for i, r := range firing {
+		if next, again := r.fire(); again {
+			s.arm(r, next, time.Since(s.base), s.base, false)
+		}
+		firing[i] = nil
+	}
+	s.mu.Lock()
+	s.firingBuf = firing[:0]
+	s.mu.Unlock()
+}
+
+// endedFlag is embedded by calls so the scheduler can read it without the
+// call's lock.
+type endedFlag struct{ v atomic.Bool }
+
+func (e *endedFlag) ended() bool { return e.v.Load() }
