@@ -195,6 +195,10 @@ func (r *race[T]) attempt(n int) result[T] {
 		}
 		defer l.Release()
 	}
+	if n > 0 && r.ctx.Err() != nil {
+		// Decided while this copy waited to start: do not send it.
+		return result[T]{err: r.ctx.Err(), attempt: n}
+	}
 	var start time.Time
 	if r.now != nil {
 		start = r.now()
@@ -261,7 +265,8 @@ func (r *race[T]) launch() {
 func (r *race[T]) settle(first result[T]) (T, error) {
 	var zero T
 	if first.err == nil {
-		if won, ok := r.finish(); ok { // an extra copy succeeded first
+		if won, ok := r.finish(true); ok { // an extra copy succeeded first
+			r.won(won)
 			return won.v, nil
 		}
 		r.won(first)
@@ -273,11 +278,11 @@ func (r *race[T]) settle(first result[T]) (T, error) {
 		r.p.metrics.cancelled.Add(1) // the first copy lost
 	} else {
 		if err := r.parent.Err(); err != nil {
-			r.finish()
+			r.finish(false)
 			return zero, err
 		}
 		if r.p.fatal(first.err) {
-			r.finish()
+			r.finish(false)
 			return zero, first.err
 		}
 	}
@@ -298,47 +303,46 @@ func (r *race[T]) settle(first result[T]) (T, error) {
 			r.running--
 			r.mu.Unlock()
 			if res.err == nil {
-				r.finish()
+				r.finish(false)
 				r.won(res)
 				return res.v, nil
 			}
 			lastErr = res.err
 			if err := r.parent.Err(); err != nil {
-				r.finish()
+				r.finish(false)
 				return zero, err
 			}
 			if r.p.fatal(res.err) {
-				r.finish()
+				r.finish(false)
 				return zero, res.err
 			}
 		case <-r.parent.Done():
-			r.finish()
+			r.finish(false)
 			return zero, r.parent.Err()
 		}
 	}
 }
 
-// finish ends the race: nothing more starts, running copies count as
-// cancelled losers. It returns an extra copy's success already delivered,
-// which beat the first copy.
-func (r *race[T]) finish() (result[T], bool) {
+// finish ends the race: nothing more starts, and copies still running
+// count as cancelled losers. With firstWon, it first looks for an extra
+// copy's success already delivered, which beat the first copy, and
+// returns it.
+func (r *race[T]) finish(firstWon bool) (result[T], bool) {
 	r.mu.Lock()
 	r.over = true
 	running := r.running
 	r.mu.Unlock()
-	if running == 0 {
-		return result[T]{}, false
-	}
-	for range running {
-		select {
-		case res := <-r.results:
-			running--
-			if res.err == nil {
-				r.p.metrics.cancelled.Add(uint64(running))
-				r.won(res)
-				return res, true
+	if firstWon {
+		for range running {
+			select {
+			case res := <-r.results:
+				running--
+				if res.err == nil {
+					r.p.metrics.cancelled.Add(uint64(running))
+					return res, true
+				}
+			default:
 			}
-		default:
 		}
 	}
 	r.p.metrics.cancelled.Add(uint64(running))

@@ -3,6 +3,7 @@ package hedge_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -224,5 +225,44 @@ func BenchmarkPrimaryAnswersBeforeDelay(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		hedge.Do(ctx, p, op)
+	}
+}
+
+// TestManyConcurrentSlowCallsAllHedged: every one of many concurrent calls
+// whose first copy hangs gets its hedge, whichever scheduler shard it
+// lands on.
+func TestManyConcurrentSlowCallsAllHedged(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: 2 * time.Millisecond}
+	const calls = 300
+	errs := make(chan error, calls)
+	for range calls {
+		go func() {
+			var n atomic.Int64
+			v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
+				if n.Add(1) == 1 {
+					<-ctx.Done()
+					return 0, ctx.Err()
+				}
+				return 2, nil
+			}))
+			if err == nil && v != 2 {
+				err = fmt.Errorf("value %d", v)
+			}
+			errs <- err
+		}()
+	}
+	for range calls {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a call whose first copy hangs was never hedged")
+		}
+	}
+	if m := p.Metrics(); m.Calls != calls || m.Hedges != calls || m.HedgeWins != calls || m.LosersCancelled != calls {
+		t.Fatalf("metrics %+v; want %d of each", m, calls)
 	}
 }
