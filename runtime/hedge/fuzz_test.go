@@ -80,8 +80,11 @@ func FuzzDo(f *testing.F) {
 			if v < 1 || v > n || !succeeded[v-1].Load() {
 				t.Fatalf("value %d did not come from a copy that succeeded (%d copies)", v, n)
 			}
-			if (m.HedgeWins == 1) != (v > 1) {
-				t.Fatalf("value from copy %d but HedgeWins %d", v, m.HedgeWins)
+			// Which copy started its operation first depends on timing,
+			// so v says nothing about which copy won; a win by an extra
+			// copy needs one.
+			if m.HedgeWins > m.Hedges {
+				t.Fatalf("HedgeWins %d > Hedges %d", m.HedgeWins, m.Hedges)
 			}
 		} else {
 			var se *retry.StatusError

@@ -35,13 +35,23 @@ import (
 
 // Op is an operation declared idempotent. Make one with Idempotent.
 type Op[T any] struct {
-	fn func(context.Context) (T, error)
+	fn      func(context.Context) (T, error)
+	release func(T)
 }
 
 // Idempotent declares that fn may run more than once, concurrently,
 // without harm, and returns it as an Op that Do accepts.
 func Idempotent[T any](fn func(context.Context) (T, error)) Op[T] {
 	return Op[T]{fn: fn}
+}
+
+// Release returns the Op with f as the way to release the value of a copy
+// that succeeded but lost the race (a response nobody will read). Without
+// it, Do closes an *http.Response's Body and calls Close on an io.Closer;
+// other values are dropped.
+func (o Op[T]) Release(f func(T)) Op[T] {
+	o.release = f
+	return o
 }
 
 // Limiter bounds concurrent attempts (a bulkhead). Acquire blocks until a
@@ -124,12 +134,18 @@ func (p *Policy) CurrentDelay() time.Duration {
 // Do runs op, hedging it per p, and returns the first success, the first
 // fatal error, or the last error when every copy failed.
 //
-// The first copy runs on the calling goroutine and a timer arms the
-// hedge, so a call whose first copy answers before the delay starts no
-// goroutine. Extra copies run on goroutines of their own. When one of
-// them wins, the first copy's context is cancelled and Do returns once
-// that copy has returned: hedged operations must honour their context
-// (HTTP and gRPC clients do), as every operation in a request should.
+// The first copy runs on the calling goroutine and the policy's scheduler
+// arms the next, so a call whose first copy answers before the delay
+// starts no goroutine and no timer. Extra copies run on goroutines of
+// their own. When one of them wins, the first copy's context is cancelled
+// and Do returns once that copy has returned: hedged operations must
+// honour their context (HTTP and gRPC clients do), as every operation in
+// a request should.
+//
+// Each copy has a context of its own. Losers' contexts are cancelled; the
+// winner's lives on while its value is in use: for an *http.Response
+// until its Body is closed, for other values until Do returns. A loser's
+// successful value is released as the Op says (see Op.Release).
 func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	var zero T
 	if op.fn == nil {
@@ -141,222 +157,21 @@ func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	if p.Budget != nil {
 		p.Budget.Deposit()
 	}
-	r := &race[T]{p: p, op: op, parent: ctx, max: p.MaxAttempts, sent: 1}
-	if r.max <= 0 {
-		r.max = 2
+	r := &race[T]{p: p, op: op, parent: ctx, max: 2, sent: 1, winner: -1}
+	if p.MaxAttempts > 0 {
+		r.max = int32(min(p.MaxAttempts, 1<<20))
 	}
-	r.ctx, r.cancel = context.WithCancel(ctx)
-	defer r.cancel()
-	if p.Delay <= 0 { // latencies feed only the adaptive delay
-		r.now = clock.Or(p.Clock).Now
-	}
-	defer r.end()
+	r.timed = p.Delay <= 0 // latencies feed only the adaptive delay
+	r.first.init(ctx)
 	if r.max > 1 {
 		p.sched.arm(r, p.CurrentDelay(), true)
 	} else {
 		p.metrics.calls.Add(1)
 	}
-	first := r.attempt(0)
-	return r.settle(first)
-}
-
-// race is one call of Do: the first copy on the caller's goroutine, extra
-// copies on their own, all under ctx, which the winner cancels.
-type race[T any] struct {
-	p      *Policy
-	op     Op[T]
-	parent context.Context
-	ctx    context.Context
-	cancel context.CancelFunc
-	now    func() time.Time // nil: latencies are not recorded
-	max    int
-	endedFlag
-
-	mu      sync.Mutex
-	sent    int            // copies started, the first included
-	running int            // extra copies whose results are not read yet
-	over    bool           // Do is returning: start nothing more
-	results chan result[T] // extra copies' results; buffered, never blocks
-}
-
-type result[T any] struct {
-	v       T
-	err     error
-	attempt int
-	took    time.Duration
-}
-
-// attempt runs copy n under the race context, holding a limiter permit
-// for exactly as long as the operation runs.
-func (r *race[T]) attempt(n int) result[T] {
-	if l := r.p.Limiter; l != nil {
-		if err := l.Acquire(r.ctx); err != nil {
-			return result[T]{err: err, attempt: n}
-		}
-		defer l.Release()
-	}
-	if n > 0 && r.ctx.Err() != nil {
-		// Decided while this copy waited to start: do not send it.
-		return result[T]{err: r.ctx.Err(), attempt: n}
-	}
-	var start time.Time
-	if r.now != nil {
-		start = r.now()
-	}
-	v, err := r.op.fn(r.ctx)
-	res := result[T]{v: v, err: err, attempt: n}
-	if r.now != nil {
-		res.took = r.now().Sub(start)
-	}
-	return res
-}
-
-// fire sends the next copy if attempts and budget allow; the scheduler
-// calls it when the copy is due.
-func (r *race[T]) fire() (next time.Duration, again bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.over || r.sent >= r.max || !r.allowed() {
-		return 0, false
-	}
-	r.launch()
-	return r.p.CurrentDelay(), r.sent < r.max
-}
-
-// end marks the call as returned, for the scheduler.
-func (r *race[T]) end() {
-	r.mu.Lock()
-	r.over = true
-	r.mu.Unlock()
-	r.endedFlag.v.Store(true)
-}
-
-// allowed asks the budget for an extra copy. r.mu held.
-func (r *race[T]) allowed() bool {
-	if r.p.Budget != nil && !r.p.Budget.Withdraw() {
-		r.p.metrics.denials.Add(1)
-		return false
-	}
-	return true
-}
-
-// launch starts the next copy on its own goroutine. r.mu held.
-func (r *race[T]) launch() {
-	if r.results == nil {
-		r.results = make(chan result[T], r.max)
-	}
-	n := r.sent
-	r.sent++
-	r.running++
-	r.p.metrics.hedges.Add(1)
-	go func() {
-		res := r.attempt(n)
-		r.results <- res
-		// A success or a fatal error ends the race: stop the others (the
-		// first copy among them) now rather than when Do reads this.
-		if res.err == nil || r.p.fatal(res.err) {
-			r.cancel()
-		}
-	}()
-}
-
-// settle decides the call once the first copy has returned, waiting for
-// extra copies when the first did not succeed.
-func (r *race[T]) settle(first result[T]) (T, error) {
-	var zero T
-	if first.err == nil {
-		if won, ok := r.finish(true); ok { // an extra copy succeeded first
-			r.won(won)
-			return won.v, nil
-		}
-		r.won(first)
-		return first.v, nil
-	}
-	lastErr := first.err
-	stopped := r.ctx.Err() != nil && r.parent.Err() == nil // another copy ended the race
-	if stopped {
-		r.p.metrics.cancelled.Add(1) // the first copy lost
-	} else {
-		if err := r.parent.Err(); err != nil {
-			r.finish(false)
-			return zero, err
-		}
-		if r.p.fatal(first.err) {
-			r.finish(false)
-			return zero, first.err
-		}
-	}
-	for {
-		r.mu.Lock()
-		if r.running == 0 {
-			if stopped || r.sent >= r.max || !r.allowed() {
-				r.over = true
-				r.mu.Unlock()
-				return zero, lastErr
-			}
-			r.launch() // every copy so far failed fast: send the next now
-		}
-		r.mu.Unlock()
-		select {
-		case res := <-r.results:
-			r.mu.Lock()
-			r.running--
-			r.mu.Unlock()
-			if res.err == nil {
-				r.finish(false)
-				r.won(res)
-				return res.v, nil
-			}
-			lastErr = res.err
-			if err := r.parent.Err(); err != nil {
-				r.finish(false)
-				return zero, err
-			}
-			if r.p.fatal(res.err) {
-				r.finish(false)
-				return zero, res.err
-			}
-		case <-r.parent.Done():
-			r.finish(false)
-			return zero, r.parent.Err()
-		}
-	}
-}
-
-// finish ends the race: nothing more starts, and copies still running
-// count as cancelled losers. With firstWon, it first looks for an extra
-// copy's success already delivered, which beat the first copy, and
-// returns it.
-func (r *race[T]) finish(firstWon bool) (result[T], bool) {
-	r.mu.Lock()
-	r.over = true
-	running := r.running
-	r.mu.Unlock()
-	if firstWon {
-		for range running {
-			select {
-			case res := <-r.results:
-				running--
-				if res.err == nil {
-					r.p.metrics.cancelled.Add(uint64(running))
-					return res, true
-				}
-			default:
-			}
-		}
-	}
-	r.p.metrics.cancelled.Add(uint64(running))
-	return result[T]{}, false
-}
-
-// won records the winner's latency and whether an extra copy won.
-func (r *race[T]) won(res result[T]) {
-	if r.now != nil {
-		r.p.lat.add(res.took)
-	}
-	if res.attempt > 0 {
-		r.p.metrics.wins.Add(1)
-	}
+	first := r.attempt(&r.first, 0)
+	res := r.settle(first)
+	r.end(res)
+	return res.v, res.err
 }
 
 func (p *Policy) fatal(err error) bool {

@@ -1,0 +1,292 @@
+package hedge
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/clock"
+)
+
+// race is one call of Do: the first copy on the caller's goroutine, extra
+// copies on goroutines of their own, each under a context of its own.
+type race[T any] struct {
+	p      *Policy
+	op     Op[T]
+	parent context.Context
+	endedFlag
+
+	first firstCtx // the first copy's context
+
+	mu      sync.Mutex
+	more    []context.CancelFunc // extra copies' cancels, from copy 1
+	results chan result[T]       // extra copies' results; buffered, never blocks
+	max     int32
+	sent    int32 // copies started, the first included
+	running int32 // extra copies whose results are not read yet
+	winner  int32 // the copy whose success won; -1 while none
+	timed   bool  // record the winner's latency
+	stopped bool  // a fatal error ended the race
+	over    bool  // Do is returning: start nothing, release late values
+}
+
+type result[T any] struct {
+	v       T
+	err     error
+	attempt int32
+	took    time.Duration
+}
+
+// attempt runs copy n under ctx, holding a limiter permit for exactly as
+// long as the operation runs.
+func (r *race[T]) attempt(ctx context.Context, n int32) result[T] {
+	if l := r.p.Limiter; l != nil {
+		if err := l.Acquire(ctx); err != nil {
+			return result[T]{err: err, attempt: n}
+		}
+		defer l.Release()
+	}
+	if n > 0 && ctx.Err() != nil {
+		// Decided while this copy waited to start: do not send it.
+		return result[T]{err: ctx.Err(), attempt: n}
+	}
+	var start time.Time
+	now := clock.Or(r.p.Clock).Now
+	if r.timed {
+		start = now()
+	}
+	v, err := r.op.fn(ctx)
+	res := result[T]{v: v, err: err, attempt: n}
+	if r.timed {
+		res.took = now().Sub(start)
+	}
+	return res
+}
+
+// fire sends the next copy if attempts and budget allow; the scheduler
+// calls it when the copy is due.
+func (r *race[T]) fire() (next time.Duration, again bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.over || r.decided() || r.sent >= r.max || !r.allowed() {
+		return 0, false
+	}
+	r.launch()
+	return r.p.CurrentDelay(), r.sent < r.max
+}
+
+// decided reports whether a copy has won or a fatal error ended the race.
+// r.mu held.
+func (r *race[T]) decided() bool { return r.winner >= 0 || r.stopped }
+
+// allowed asks the budget for an extra copy. r.mu held.
+func (r *race[T]) allowed() bool {
+	if r.p.Budget != nil && !r.p.Budget.Withdraw() {
+		r.p.metrics.denials.Add(1)
+		return false
+	}
+	return true
+}
+
+// launch starts the next copy on its own goroutine. r.mu held.
+func (r *race[T]) launch() {
+	if r.results == nil {
+		r.results = make(chan result[T], r.max)
+	}
+	ctx, cancel := context.WithCancel(r.parent)
+	n := r.sent
+	r.more = append(r.more, cancel)
+	r.sent++
+	r.running++
+	r.p.metrics.hedges.Add(1)
+	go func() {
+		res := r.attempt(ctx, n)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.over { // Do has returned without this copy
+			r.release(res)
+			cancel()
+			return
+		}
+		r.results <- res
+		// A success or a fatal error ends the race: stop the others (the
+		// first copy among them) now rather than when Do reads this.
+		switch {
+		case r.decided():
+		case res.err == nil:
+			r.winner = n
+			r.cancelExcept(n)
+		case r.p.fatal(res.err):
+			r.stopped = true
+			r.cancelExcept(-1)
+		}
+	}()
+}
+
+// cancelExcept cancels every copy but keep. r.mu held.
+func (r *race[T]) cancelExcept(keep int32) {
+	if keep != 0 {
+		r.first.cancel(context.Canceled)
+	}
+	for i, cancel := range r.more {
+		if int32(i)+1 != keep {
+			cancel()
+		}
+	}
+}
+
+// settle decides the call once the first copy has returned, waiting for
+// extra copies when the first did not win.
+func (r *race[T]) settle(first result[T]) result[T] {
+	r.mu.Lock()
+	if first.err == nil && r.winner < 0 {
+		r.winner = 0
+	}
+	firstWon := r.winner == 0
+	lost := r.decided() && !firstWon
+	r.mu.Unlock()
+	if firstWon {
+		return first
+	}
+	lastErr := first.err
+	if lost {
+		r.p.metrics.cancelled.Add(1) // the first copy was stopped
+		r.release(first)
+	} else {
+		if err := r.parent.Err(); err != nil {
+			return result[T]{err: err, attempt: -1}
+		}
+		if r.p.fatal(first.err) {
+			return first
+		}
+	}
+	for {
+		r.mu.Lock()
+		if r.running == 0 {
+			if r.decided() || r.sent >= r.max || !r.allowed() {
+				r.mu.Unlock()
+				return result[T]{err: lastErr, attempt: -1}
+			}
+			r.launch() // every copy so far failed fast: send the next now
+		}
+		r.mu.Unlock()
+		select {
+		case res := <-r.results:
+			r.mu.Lock()
+			r.running--
+			winner, stopped := r.winner, r.stopped
+			r.mu.Unlock()
+			switch {
+			case res.err == nil && res.attempt == winner:
+				return res
+			case res.err == nil:
+				r.release(res) // succeeded after the winner
+				continue
+			}
+			lastErr = res.err
+			if err := r.parent.Err(); err != nil {
+				return result[T]{err: err, attempt: -1}
+			}
+			if stopped && r.p.fatal(res.err) {
+				return res
+			}
+		case <-r.parent.Done():
+			return result[T]{err: r.parent.Err(), attempt: -1}
+		}
+	}
+}
+
+// end closes the race around its result: nothing more starts, late and
+// unread successes are released, every context but the winner's is
+// cancelled, and the winner's is tied to its value's lifetime.
+func (r *race[T]) end(res result[T]) {
+	r.mu.Lock()
+	r.over = true
+	unread := r.running
+	for r.running > 0 {
+		select {
+		case late := <-r.results:
+			r.running--
+			unread--
+			if late.err == nil && late.attempt != res.attempt {
+				r.release(late)
+			}
+			continue
+		default:
+		}
+		break
+	}
+	keep := int32(-1)
+	if res.err == nil {
+		keep = res.attempt
+	}
+	r.cancelExcept(keep)
+	if keep >= 0 {
+		r.p.metrics.cancelled.Add(uint64(unread))
+		r.keepAlive(res.v, keep)
+	}
+	r.mu.Unlock()
+	r.endedFlag.v.Store(true)
+	if keep >= 0 {
+		if r.timed {
+			r.p.lat.add(res.took)
+		}
+		if keep > 0 {
+			r.p.metrics.wins.Add(1)
+		}
+	}
+}
+
+// keepAlive cancels the winner's context when its value is done with: at
+// once, or for an HTTP response when its body is closed. r.mu held.
+func (r *race[T]) keepAlive(v T, winner int32) {
+	if resp, ok := any(v).(*http.Response); ok && resp != nil && resp.Body != nil {
+		cancel := func() { r.first.cancel(context.Canceled) }
+		if winner > 0 {
+			cancel = r.more[winner-1]
+		}
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+		return
+	}
+	if winner == 0 {
+		r.first.cancel(context.Canceled)
+		return
+	}
+	r.more[winner-1]()
+}
+
+// release disposes of a losing copy's successful value.
+func (r *race[T]) release(res result[T]) {
+	if res.err != nil {
+		return
+	}
+	if r.op.release != nil {
+		r.op.release(res.v)
+		return
+	}
+	switch v := any(res.v).(type) {
+	case *http.Response:
+		if v != nil && v.Body != nil {
+			v.Body.Close()
+		}
+	case io.Closer:
+		if v != nil {
+			v.Close()
+		}
+	}
+}
+
+// cancelOnClose is a winning response's body: closing it releases the
+// context the response was read under.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
