@@ -177,6 +177,12 @@ type Settings struct {
 	// Probes is how many calls the half-open circuit admits at once; the
 	// circuit closes when that many succeed. 0 means 3.
 	Probes int
+	// HalfOpenTimeout bounds how long probes may hang: when the circuit
+	// has been half-open this long with probes still in flight, they
+	// count as failed and the circuit opens again (instead of refusing
+	// every call until a hung probe returns). 0 means 30 s; negative
+	// disables.
+	HalfOpenTimeout time.Duration
 	// Classify decides each call's Outcome. nil means Classify.
 	Classify func(ctx context.Context, err error) Outcome
 	// OnStateChange is called after every transition, never with the
@@ -221,6 +227,7 @@ type Breaker struct {
 	generation uint64
 	win        window
 	openUntil  time.Time
+	halfOpenAt time.Time
 	opens      int // consecutive opens without closing, for growth
 	probes     int // probes in flight
 	probeOK    int // successful probes in this half-open period
@@ -257,6 +264,9 @@ func New(s Settings) *Breaker {
 	}
 	if s.Probes <= 0 {
 		s.Probes = 3
+	}
+	if s.HalfOpenTimeout == 0 {
+		s.HalfOpenTimeout = 30 * time.Second
 	}
 	b := &Breaker{s: s, now: clock.Or(s.Clock).Now, rand: s.Rand, classify: s.Classify}
 	if b.rand == nil {
@@ -405,6 +415,11 @@ func (b *Breaker) admit(now time.Time) (generation uint64, probe bool, err error
 	moved := false
 	if b.state == Open && !now.Before(b.openUntil) {
 		changed, moved = b.setState(HalfOpen, now), true
+	} else if b.state == HalfOpen && b.probes > 0 && b.s.HalfOpenTimeout > 0 && now.Sub(b.halfOpenAt) >= b.s.HalfOpenTimeout {
+		// The probes hang: count them failed and open again; their
+		// outcomes, if they ever come, belong to an old generation.
+		b.m.ProbeFailures += uint64(b.probes)
+		changed, moved = b.open(now), true
 	}
 	switch b.state {
 	case Open:
@@ -520,6 +535,9 @@ func (b *Breaker) setState(to State, now time.Time) transition {
 	b.genA.Store(b.generation)
 	b.m.Transitions++
 	b.probes, b.probeOK = 0, 0
+	if to == HalfOpen {
+		b.halfOpenAt = now
+	}
 	if to == Closed {
 		b.win.reset()
 	}
