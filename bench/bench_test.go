@@ -3,13 +3,15 @@
 // direct call, an atomic add, a mutex). It is a module of its own so the
 // runtime's go.mod stays empty. Run from bench/:
 //
-//	go test -run '^$' -bench . -count 5 -benchtime 300ms | tee new.txt
+//	go test -run '^$' -bench . -count 6 -benchtime 200ms | tee new.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest new.txt
 package bench
 
 import (
 	"context"
+	"errors"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -75,6 +77,26 @@ func BenchmarkBreakerClosed(b *testing.B) {
 	fs := failsafe.With[any](fscb.NewWithDefaults[any]())
 	b.Run("failsafe-go", func(b *testing.B) { both(b, func() { _ = fs.Run(work) }) })
 }
+
+// BenchmarkBreakerClosedOnePercentFailing is the closed path when the
+// window is never clean: one call in a hundred fails (below every
+// breaker's threshold), so resilvet's window records every outcome.
+func BenchmarkBreakerClosedOnePercentFailing(b *testing.B) {
+	op := func() error {
+		if rand.Uint32()%100 == 0 { // per-thread generator: no shared write
+			return errFlaky
+		}
+		return nil
+	}
+	rv := breaker.New(breaker.Settings{})
+	b.Run("resilvet", func(b *testing.B) { both(b, func() { _ = rv.Do(ctx, func(context.Context) error { return op() }) }) })
+	gb := gobreaker.NewCircuitBreaker[struct{}](gobreaker.Settings{})
+	b.Run("gobreaker", func(b *testing.B) {
+		both(b, func() { _, _ = gb.Execute(func() (struct{}, error) { return struct{}{}, op() }) })
+	})
+}
+
+var errFlaky = errors.New("flaky")
 
 func BenchmarkRetryFirstAttemptSucceeds(b *testing.B) {
 	p := &rvretry.Policy{}
