@@ -5,14 +5,16 @@
 //     propagation over HTTP (Transport, Middleware)
 //   - retry: Do/DoValue with capped full-jitter backoff, a transient-only
 //     classifier, Retry-After pushback, a shared budget, deadline
-//     awareness, and attempt tagging so nested layers make one attempt
+//     awareness, and attempt tagging so nested layers never multiply
 //   - breaker: count or time windows, minimum calls, failure and slow-call
 //     rates, bounded half-open probes, jittered growing cooldown, metrics,
 //     keyed groups and an http.RoundTripper
 //   - budget: Finagle-style ratio budgets and gRPC-style token buckets,
 //     exact under concurrency
 //   - hedge: hedged requests for operations declared idempotent, with a
-//     fixed or adaptive delay, budget and limiter
+//     fixed or adaptive delay, budget and limiter; the first copy runs on
+//     the caller's goroutine, the winner's context lives as long as its
+//     response body
 //
 // Compose them in this order, outermost first (see Example):
 //
@@ -21,5 +23,7 @@
 // The module depends on the standard library only, so adopting it pulls in
 // nothing else. Every package takes a context first, has an injectable
 // clock for tests, documents its zero-value defaults, and returns
-// lowercase sentinel errors usable with errors.Is.
+// lowercase sentinel errors usable with errors.Is. The repository's
+// docs/runtime.md explains the semantics in depth and lists the peer
+// libraries' defects this runtime is tested against.
 package runtime

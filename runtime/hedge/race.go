@@ -224,7 +224,9 @@ func (r *race[T]) end(res result[T]) {
 	}
 	r.cancelExcept(keep)
 	if keep >= 0 {
-		r.p.metrics.cancelled.Add(uint64(unread))
+		if unread > 0 { // a shared counter: no write when there is nothing to add
+			r.p.metrics.cancelled.Add(uint64(unread))
+		}
 		r.keepAlive(res.v, keep)
 	}
 	r.mu.Unlock()

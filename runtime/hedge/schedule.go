@@ -14,8 +14,10 @@ import (
 // hedge is due is dropped lazily, and the timer is re-armed only when the
 // earliest due time moves earlier.
 type scheduler struct {
-	once   sync.Once
-	base   time.Time // due times are monotonic offsets from base
+	once sync.Once
+	base time.Time // due times are monotonic offsets from base
+	// Read on every call: keep the shards' writes off this cache line.
+	_      [64]byte
 	shards [schedShards]schedShard
 	// local hands out shards with affinity to the caller's processor
 	// (sync.Pool keeps a cache per P), so the shard's lock and queue stay
