@@ -1,21 +1,25 @@
 // Package retry retries transient failures with capped exponential backoff
 // and full jitter, within a shared budget and the caller's deadline, and
 // keeps retry layers from multiplying. Three layers of three attempts
-// would send 27 attempts to a failing dependency; here:
-//
-//   - from the second attempt on, the attempt number travels in the
-//     context (see Attempt) and, through Transport, in a request header; a
-//     retry layer running inside such an attempt makes a single attempt;
-//   - a layer never retries a failure that a layer inside it has already
-//     retried and given up on.
+// would send 27 attempts to a failing dependency; here a retry layer
+// running inside another makes a single attempt. It knows from the
+// context: from the second attempt on, the attempt number travels in it
+// (see Attempt) and, through Transport and Middleware, in a request
+// header. During the outer layer's first attempt, which runs with the
+// caller's own context so that a call succeeding at once allocates
+// nothing, it knows from its goroutine's stack, which it reads only
+// before retrying. Where neither tells (the inner layer runs on another
+// goroutine), a layer does not retry a failure that a layer inside it has
+// already retried and given up on.
 //
 // So in one process a stack of layers makes at most the largest
-// MaxAttempts among them. Across HTTP, where a server's give-up does not
-// travel back, attempts add up (server's attempts + client's − 1) instead
-// of multiplying. A layer whose policy sets AllowNested multiplies on
-// purpose; one that sets TagFirstAttempt tags its first attempt too (one
-// allocation per call), so layers inside make a single attempt from the
-// start. Retry at one layer, usually the direct client of the dependency.
+// MaxAttempts among them. Across HTTP, a server's layer retries during its
+// caller's first attempt and its give-up does not travel back, so
+// attempts add up (server's attempts + client's − 1) instead of
+// multiplying; TagFirstAttempt on the client's policy makes the first
+// request carry the header too, at one allocation per call. A layer whose
+// policy sets AllowNested multiplies on purpose. Retry at one layer,
+// usually the direct client of the dependency.
 //
 // Place it inside the request's deadline and outside the breaker:
 //
@@ -32,7 +36,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"reflect"
+	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -72,11 +79,10 @@ type Policy struct {
 	// retries multiply.
 	AllowNested bool
 	// TagFirstAttempt puts the attempt number in the first attempt's
-	// context too (one small allocation per call), so a layer inside makes
-	// a single attempt from the start and the first request through
-	// Transport carries AttemptHeader. Without it, the first attempt runs
-	// with the caller's context; a layer inside may retry during it, and
-	// this layer then does not retry what that layer gave up on.
+	// context too (one small allocation per call), so layers inside know
+	// they are nested from the start even on other goroutines, and the
+	// first request through Transport carries AttemptHeader. Without it,
+	// the first attempt runs with the caller's context.
 	TagFirstAttempt bool
 	// Clock defaults to the wall clock.
 	Clock clock.Clock
@@ -159,6 +165,11 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 			}
 			return zero, p.gaveUp(err, ErrAttemptsExhausted, n)
 		}
+		if n == 1 && !p.AllowNested && insideOuterRetry() {
+			// The first attempt of a layer further up this goroutine's
+			// stack, whose context is not tagged: it retries, not us.
+			return zero, err
+		}
 		if ctx.Err() != nil {
 			return zero, p.gaveUp(err, ctx.Err(), n)
 		}
@@ -182,6 +193,33 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		}
 	}
 }
+
+// insideOuterRetry reports whether another DoValue is running further up
+// the calling goroutine's stack: an outer layer on its first attempt,
+// which runs with the caller's untagged context. Walking the stack costs
+// a microsecond or two, paid only before a retry, which waits far longer.
+func insideOuterRetry() bool {
+	var pcs [128]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	layers := 0
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, doValueName) {
+			if layers++; layers == 2 { // ours, and one more
+				return true
+			}
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// doValueName is the prefix of DoValue's instantiations in stack frames.
+var doValueName = func() string {
+	name := runtime.FuncForPC(reflect.ValueOf(retriedBelow).Pointer()).Name()
+	return strings.TrimSuffix(name, "retriedBelow") + "DoValue["
+}()
 
 // retriedBelow reports whether err comes from a retry layer that gave up
 // and did not allow nesting: retrying it again would multiply attempts.

@@ -190,41 +190,53 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 	inner, _ := policy(3)
 	var innerCalls, outerCalls int
 	var tagged []bool
-	run := func() error {
+	run := func(hop bool) error {
 		innerCalls, outerCalls, tagged = 0, 0, nil
 		return retry.Do(context.Background(), outer, func(ctx context.Context) error {
 			outerCalls++
 			_, ok := retry.Attempt(ctx)
 			tagged = append(tagged, ok)
-			return retry.Do(ctx, inner, func(ctx context.Context) error {
-				innerCalls++
-				return errFlaky
-			})
+			innerLayer := func() error {
+				return retry.Do(ctx, inner, func(ctx context.Context) error {
+					innerCalls++
+					return errFlaky
+				})
+			}
+			if !hop {
+				return innerLayer()
+			}
+			errc := make(chan error)
+			go func() { errc <- innerLayer() }()
+			return <-errc
 		})
 	}
 
-	// Default: the inner layer retries during the outer's first attempt,
-	// gives up, and the outer does not retry that give-up.
-	err := run()
-	if innerCalls != 3 || outerCalls != 1 || !errors.Is(err, retry.ErrAttemptsExhausted) || retry.Attempts(err) != 3 {
-		t.Fatalf("inner calls %d, outer calls %d, err %v; want 3, 1 and the inner give-up", innerCalls, outerCalls, err)
-	}
-	if tagged[0] {
-		t.Fatal("the first attempt's context carries an attempt number without TagFirstAttempt")
+	// Default: the inner layer makes one attempt per outer attempt; on
+	// the first, it finds the outer layer on its goroutine's stack.
+	err := run(false)
+	if innerCalls != 3 || outerCalls != 3 || fmt.Sprint(tagged) != "[false true true]" || retry.Attempts(err) != 3 {
+		t.Fatalf("inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, [false true true]", innerCalls, outerCalls, tagged, err)
 	}
 
-	// TagFirstAttempt: the inner layer knows from the start and makes one
-	// attempt per outer attempt.
+	// Across a goroutine the first attempt is invisible: the inner layer
+	// retries, gives up, and the outer layer does not retry that give-up.
+	err = run(true)
+	if innerCalls != 3 || outerCalls != 1 || !errors.Is(err, retry.ErrAttemptsExhausted) || retry.Attempts(err) != 3 {
+		t.Fatalf("across a goroutine: inner calls %d, outer calls %d, err %v; want 3, 1 and the inner give-up", innerCalls, outerCalls, err)
+	}
+
+	// TagFirstAttempt: the context says so from the first attempt on,
+	// across goroutines too.
 	outer.TagFirstAttempt = true
-	err = run()
+	err = run(true)
 	if innerCalls != 3 || outerCalls != 3 || fmt.Sprint(tagged) != "[true true true]" || retry.Attempts(err) != 3 {
-		t.Fatalf("inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, all tagged", innerCalls, outerCalls, tagged, err)
+		t.Fatalf("TagFirstAttempt: inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, all tagged", innerCalls, outerCalls, tagged, err)
 	}
 
 	// AllowNested on the inner layer multiplies, on purpose.
 	outer.TagFirstAttempt = false
 	inner.AllowNested = true
-	if run(); innerCalls != 9 || outerCalls != 3 {
+	if run(false); innerCalls != 9 || outerCalls != 3 {
 		t.Fatalf("with AllowNested inner calls %d, outer calls %d; want 9 and 3", innerCalls, outerCalls)
 	}
 }
