@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilvet/resilvet/runtime/breaker"
 	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
 // model is a deliberately naive reference of the state machine, for a
@@ -74,6 +75,7 @@ func FuzzAgainstModel(f *testing.F) {
 	f.Add([]byte{1, 1, 1, 1, 1, 0xff, 0, 0, 0})
 	f.Add([]byte{0, 1, 0, 1, 1, 1, 1, 0x80, 1, 0x80, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
+		leaktest.Check(t)
 		fake := clock.NewFake(time.Now())
 		s := breaker.Settings{WindowSize: 5, MinCalls: 3, FailureRate: 0.6, Cooldown: time.Second, CooldownJitter: -1, Probes: 2, Clock: fake}
 		b := breaker.New(s)

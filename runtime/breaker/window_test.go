@@ -4,12 +4,15 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
 // TestCountWindowTotalsUnderConcurrency checks the invariant the lock-free
 // closed path relies on: whatever the interleaving, including the skipped
 // writes, the running totals equal a recount of the ring.
 func TestCountWindowTotalsUnderConcurrency(t *testing.T) {
+	leaktest.Check(t)
 	for _, failEvery := range []int{0, 2, 7, 100} {
 		w := newCountWindow(50)
 		var wg sync.WaitGroup
@@ -46,6 +49,7 @@ func TestCountWindowTotalsUnderConcurrency(t *testing.T) {
 // TestCountWindowSuccessOnFullCleanWindowWritesNothing pins the fast path:
 // a success on a full window without failures leaves the cursor alone.
 func TestCountWindowSuccessOnFullCleanWindowWritesNothing(t *testing.T) {
+	leaktest.Check(t)
 	w := newCountWindow(4)
 	for range 4 {
 		w.record(false, false)

@@ -6,12 +6,15 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
 // The first copy's context must behave exactly like a context.WithCancel
 // child of its parent.
 
 func TestFirstCtxCancelledByRace(t *testing.T) {
+	leaktest.Check(t)
 	type key struct{}
 	parent := context.WithValue(context.Background(), key{}, "v")
 	var c firstCtx
@@ -37,6 +40,7 @@ func TestFirstCtxCancelledByRace(t *testing.T) {
 }
 
 func TestFirstCtxCauseUnderCancellableParent(t *testing.T) {
+	leaktest.Check(t)
 	parent, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var c firstCtx
@@ -49,6 +53,7 @@ func TestFirstCtxCauseUnderCancellableParent(t *testing.T) {
 }
 
 func TestFirstCtxFollowsParent(t *testing.T) {
+	leaktest.Check(t)
 	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
 	var c firstCtx
 	c.init(parent)
@@ -69,6 +74,7 @@ func TestFirstCtxFollowsParent(t *testing.T) {
 // TestFirstCtxChildrenWithoutGoroutines: contexts derived from it are
 // cancelled with it, through AfterFunc, not one goroutine each.
 func TestFirstCtxChildrenWithoutGoroutines(t *testing.T) {
+	leaktest.Check(t)
 	parent, cancelParent := context.WithCancel(context.Background())
 	defer cancelParent()
 	var c firstCtx
@@ -119,6 +125,7 @@ func TestFirstCtxChildrenWithoutGoroutines(t *testing.T) {
 }
 
 func TestFirstCtxDetachesFromParent(t *testing.T) {
+	leaktest.Check(t)
 	parent, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var c firstCtx

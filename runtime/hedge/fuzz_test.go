@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/hedge"
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 	"github.com/resilvet/resilvet/runtime/retry"
 )
 
@@ -26,6 +27,7 @@ func FuzzDo(f *testing.F) {
 	f.Add(uint8(2), uint8(3), []byte{3, 3})
 	f.Add(uint8(0), uint8(0), []byte{1 | 4, 2, 0})
 	f.Fuzz(func(t *testing.T, maxAttempts, delayMs uint8, plan []byte) {
+		leaktest.Check(t)
 		max := int(maxAttempts % 5)
 		effMax := max
 		if effMax == 0 {

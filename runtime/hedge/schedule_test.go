@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
 // fakeRacer is a call as the scheduler sees it.
@@ -20,6 +22,7 @@ func (f *fakeRacer) ended() bool                 { return f.done.Load() }
 // TestSchedulerQueueStaysBounded: a call hanging at the head of a shard
 // must not keep every later, finished call queued behind it.
 func TestSchedulerQueueStaysBounded(t *testing.T) {
+	leaktest.Check(t)
 	var sh schedShard
 	base := time.Now()
 	hanging := newFakeRacer()
@@ -47,6 +50,7 @@ func TestSchedulerQueueStaysBounded(t *testing.T) {
 // TestSchedulerEarlierDueRearms: with adaptive delays a later call can be
 // due before an earlier one; its hedge must not wait for the earlier due.
 func TestSchedulerEarlierDueRearms(t *testing.T) {
+	leaktest.Check(t)
 	var s scheduler
 	late, soon := newFakeRacer(), newFakeRacer()
 	s.arm(late, time.Hour, true)

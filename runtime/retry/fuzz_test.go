@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 	"github.com/resilvet/resilvet/runtime/retry"
 )
 
@@ -19,6 +20,7 @@ func FuzzDo(f *testing.F) {
 	f.Add(uint8(0), uint16(1), uint16(1), uint16(250), []byte{1, 2, 1, 1, 1})
 	f.Add(uint8(10), uint16(500), uint16(100), uint16(900), []byte{3, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	f.Fuzz(func(t *testing.T, maxAttempts uint8, baseMs, capMs, deadlineMs uint16, outcomes []byte) {
+		leaktest.Check(t)
 		fake := clock.NewFake(time.Now().Add(time.Hour))
 		ctx := context.Background()
 		var deadlineAt time.Time

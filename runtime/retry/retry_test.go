@@ -261,6 +261,7 @@ func TestThreeLayersMakeAtMostTheLargestMaxAttempts(t *testing.T) {
 
 // TestFirstAttemptRunsWithCallersContext: no wrapper, no allocation.
 func TestFirstAttemptRunsWithCallersContext(t *testing.T) {
+	leaktest.Check(t)
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, 1)
 	p := &retry.Policy{}
