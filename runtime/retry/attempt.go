@@ -7,10 +7,9 @@ import (
 )
 
 // AttemptHeader tells a server that its caller retries this request and
-// which attempt it is (2 for the first retry; 1 for a first attempt made
-// with TagFirstAttempt). A server that sees it should not retry the work
-// again: Middleware puts it in the request context, where Do finds it and
-// makes a single attempt.
+// which attempt it is (1 for the first). A server that sees it should not
+// retry the work again: Middleware puts it in the request context, where
+// Do finds it and makes a single attempt.
 const AttemptHeader = "Retry-Attempt"
 
 type attemptKey struct{}
@@ -29,7 +28,9 @@ func withAttempt(ctx context.Context, n int) context.Context {
 }
 
 // Transport is an http.RoundTripper that sends AttemptHeader on requests
-// made inside a retry layer. The zero value uses http.DefaultTransport.
+// made inside a retry layer: from the attempt's context, or for a first
+// attempt (which runs with the caller's context) from the calling
+// goroutine's stack. The zero value uses http.DefaultTransport.
 type Transport struct {
 	Base http.RoundTripper
 }
@@ -42,7 +43,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	n, ok := Attempt(req.Context())
 	if !ok {
-		return base.RoundTrip(req)
+		// A first attempt runs with the caller's context; the client calls
+		// RoundTrip on the attempt's goroutine, where its stack tells.
+		if !retryFramesOnStack(1) {
+			return base.RoundTrip(req)
+		}
+		n = 1
 	}
 	out := req.Clone(req.Context())
 	out.Header.Set(AttemptHeader, strconv.Itoa(n))

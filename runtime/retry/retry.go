@@ -12,14 +12,15 @@
 // goroutine), a layer does not retry a failure that a layer inside it has
 // already retried and given up on.
 //
-// So in one process a stack of layers makes at most the largest
-// MaxAttempts among them. Across HTTP, a server's layer retries during its
-// caller's first attempt and its give-up does not travel back, so
-// attempts add up (server's attempts + client's − 1) instead of
-// multiplying; TagFirstAttempt on the client's policy makes the first
-// request carry the header too, at one allocation per call. A layer whose
-// policy sets AllowNested multiplies on purpose. Retry at one layer,
-// usually the direct client of the dependency.
+// So a stack of layers makes at most the largest MaxAttempts among them,
+// across HTTP too when the request is made on the attempt's goroutine (as
+// http.Client does). When the server cannot tell (the request left from
+// another goroutine during a first attempt), its layer retries and its
+// give-up does not travel back, so attempts add up (server's + client's −
+// 1) instead of multiplying; TagFirstAttempt on the client's policy tags
+// the first attempt's context too, at one allocation per call. A layer
+// whose policy sets AllowNested multiplies on purpose. Retry at one
+// layer, usually the direct client of the dependency.
 //
 // Place it inside the request's deadline and outside the breaker:
 //
@@ -196,23 +197,27 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 
 // insideOuterRetry reports whether another DoValue is running further up
 // the calling goroutine's stack: an outer layer on its first attempt,
-// which runs with the caller's untagged context. Walking the stack costs
-// a microsecond or two, paid only before a retry, which waits far longer.
-func insideOuterRetry() bool {
+// which runs with the caller's untagged context.
+func insideOuterRetry() bool { return retryFramesOnStack(2) }
+
+// retryFramesOnStack reports whether at least n DoValue calls are running
+// on the calling goroutine's stack. Walking the stack costs a microsecond
+// or two: callers pay it only before a retry, which waits far longer, or
+// before an HTTP request.
+func retryFramesOnStack(n int) bool {
 	var pcs [128]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
 	layers := 0
-	for {
-		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, doValueName) {
-			if layers++; layers == 2 { // ours, and one more
+	for _, pc := range pcs[:runtime.Callers(1, pcs[:])] {
+		// FuncForPC needs no allocation, unlike CallersFrames; DoValue is
+		// never inlined (it loops and is generic), so each call has a
+		// frame of its own.
+		if f := runtime.FuncForPC(pc - 1); f != nil && strings.HasPrefix(f.Name(), doValueName) {
+			if layers++; layers == n {
 				return true
 			}
 		}
-		if !more {
-			return false
-		}
 	}
+	return false
 }
 
 // doValueName is the prefix of DoValue's instantiations in stack frames.

@@ -294,12 +294,13 @@ func TestAttemptCrossesHTTP(t *testing.T) {
 	defer client.CloseIdleConnections()
 
 	for _, tc := range []struct {
-		tagFirst bool
-		headers  string
-		server   int
+		tagFirst, hop bool
+		headers       string
+		server        int
 	}{
-		{false, "[ 2]", 3 + 1}, // attempts add up: 3 on the server's first, 1 on the retry
-		{true, "[1 2]", 2},
+		{false, false, "[1 2]", 2},   // the first request: Transport finds the layer on the stack
+		{true, true, "[1 2]", 2},     // tagged context, whatever the goroutine
+		{false, true, "[ 2]", 3 + 1}, // sent from another goroutine: attempts add up
 	} {
 		headers, innerCalls = nil, 0
 		p, _ := policy(2)
@@ -309,7 +310,20 @@ func TestAttemptCrossesHTTP(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			resp, err := client.Do(req)
+			do := client.Do
+			if tc.hop {
+				do = func(req *http.Request) (*http.Response, error) {
+					type answer struct {
+						resp *http.Response
+						err  error
+					}
+					c := make(chan answer)
+					go func() { resp, err := client.Do(req); c <- answer{resp, err} }()
+					a := <-c
+					return a.resp, a.err
+				}
+			}
+			resp, err := do(req)
 			if err != nil {
 				return err
 			}
@@ -322,7 +336,7 @@ func TestAttemptCrossesHTTP(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 		if fmt.Sprint(headers) != tc.headers || innerCalls != tc.server {
-			t.Fatalf("TagFirstAttempt %v: headers %v, server-side attempts %d; want %s and %d", tc.tagFirst, headers, innerCalls, tc.headers, tc.server)
+			t.Fatalf("TagFirstAttempt %v, other goroutine %v: headers %v, server-side attempts %d; want %s and %d", tc.tagFirst, tc.hop, headers, innerCalls, tc.headers, tc.server)
 		}
 	}
 }
@@ -379,4 +393,29 @@ func BenchmarkFirstAttemptSucceeds(b *testing.B) {
 	for b.Loop() {
 		_ = retry.Do(ctx, p, fn)
 	}
+}
+
+type nopRoundTripper struct{}
+
+func (nopRoundTripper) RoundTrip(*http.Request) (*http.Response, error) { return nil, errFlaky }
+
+// BenchmarkTransport measures what Transport adds to a request: the stack
+// walk that looks for a retry layer when the context carries no attempt,
+// and the header on a request clone when it finds one.
+func BenchmarkTransport(b *testing.B) {
+	t := &retry.Transport{Base: nopRoundTripper{}}
+	req, _ := http.NewRequest(http.MethodGet, "http://example.com/", nil)
+	b.Run("outside-retry", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t.RoundTrip(req)
+		}
+	})
+	b.Run("first-attempt", func(b *testing.B) {
+		p := &retry.Policy{MaxAttempts: 1}
+		b.ReportAllocs()
+		for b.Loop() {
+			retry.Do(context.Background(), p, func(context.Context) error { _, err := t.RoundTrip(req); return err })
+		}
+	})
 }
