@@ -102,6 +102,11 @@ type RetryLayer struct {
 	DefaultAttempts int
 	// FuncArg is the index of the argument holding the retried function.
 	FuncArg int
+	// YieldsWhenNested is true for layers that make a single attempt when
+	// they run inside another retry layer that tells them so (resilvet's
+	// runtime: the attempt in the context, or the outer layer on the
+	// stack): nested inside each other they do not multiply.
+	YieldsWhenNested bool
 }
 
 // TwinOf reports the context-taking twin of the named function, from the

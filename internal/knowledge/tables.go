@@ -175,8 +175,9 @@ var outbound = map[string]Outbound{
 // retryLayers are library calls that retry the function they are given.
 // Attempt counts are the libraries' documented defaults.
 var retryLayers = map[string]RetryLayer{
-	"github.com/avast/retry-go/v4.Do":               {DefaultAttempts: 10, FuncArg: 0},
-	"github.com/cenkalti/backoff/v4.Retry":          {DefaultAttempts: 0, FuncArg: 0}, // bounded by MaxElapsedTime (15m), not by count
-	"github.com/cenkalti/backoff/v5.Retry":          {DefaultAttempts: 0, FuncArg: 1},
-	"github.com/resilvet/resilvet/runtime/retry.Do": {DefaultAttempts: 3, FuncArg: 2},
+	"github.com/avast/retry-go/v4.Do":                    {DefaultAttempts: 10, FuncArg: 0},
+	"github.com/cenkalti/backoff/v4.Retry":               {DefaultAttempts: 0, FuncArg: 0}, // bounded by MaxElapsedTime (15m), not by count
+	"github.com/cenkalti/backoff/v5.Retry":               {DefaultAttempts: 0, FuncArg: 1},
+	"github.com/resilvet/resilvet/runtime/retry.Do":      {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
+	"github.com/resilvet/resilvet/runtime/retry.DoValue": {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
 }
