@@ -262,12 +262,16 @@ func TestFailsafe141BudgetDenialKeepsThePrimary(t *testing.T) {
 	leaktest.Check(t)
 	p := &hedge.Policy{Delay: time.Millisecond, Budget: &budget.Ratio{Ratio: 0.01, MinPerSecond: -1}}
 	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (string, error) {
-		select {
-		case <-time.After(20 * time.Millisecond): // well past the hedge delay
-			return "primary", nil
-		case <-ctx.Done():
+		for deadline := time.Now().Add(5 * time.Second); p.Metrics().BudgetDenials == 0; {
+			if time.Now().After(deadline) {
+				return "", errors.New("the hedge was never refused")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
+		return "primary", nil
 	}))
 	if v != "primary" || err != nil || p.Metrics().BudgetDenials != 1 {
 		t.Fatalf("v %q err %v metrics %+v", v, err, p.Metrics())
@@ -278,13 +282,20 @@ func TestFailsafe141BudgetDenialKeepsThePrimary(t *testing.T) {
 // included, ran on a new goroutine. Here the first runs on the caller's.
 func TestFailsafeHedgeFirstCopyOnCallersGoroutine(t *testing.T) {
 	leaktest.Check(t)
-	var during int
-	before := runtime.NumGoroutine()
+	var inOp string
 	_, err := hedge.Do(context.Background(), &hedge.Policy{Delay: time.Hour}, hedge.Idempotent(func(context.Context) (int, error) {
-		during = runtime.NumGoroutine()
+		inOp = goroutineID()
 		return 1, nil
 	}))
-	if err != nil || during != before {
-		t.Fatalf("err %v; %d goroutines before, %d while the first copy ran", err, before, during)
+	if err != nil || inOp != goroutineID() {
+		t.Fatalf("err %v; the first copy ran on goroutine %s, the caller is %s", err, inOp, goroutineID())
 	}
+}
+
+// goroutineID returns the current goroutine's number, from its stack
+// header ("goroutine 7 [running]:").
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	return strings.Fields(string(buf))[1]
 }
