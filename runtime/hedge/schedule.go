@@ -7,12 +7,12 @@ import (
 )
 
 // scheduler arms the extra copies of every call made with one Policy on a
-// single runtime timer. A runtime timer per call (time.AfterFunc, then
-// Stop when the first copy answers in time, as it almost always does)
-// costs more than the rest of Do together; here registering a call is a
-// clock read and an append under a mutex, a call that ends before its
-// hedge is due is dropped lazily, and the timer is re-armed only when the
-// earliest due time moves earlier.
+// few runtime timers, one per shard. A runtime timer per call
+// (time.AfterFunc, then Stop when the first copy answers in time, as it
+// almost always does) costs more than the rest of Do together; here
+// registering a call is a clock read and an append under an uncontended
+// mutex, a call that ends before its hedge is due is dropped lazily, and a
+// shard's timer is re-armed only when its earliest due time moves earlier.
 type scheduler struct {
 	once sync.Once
 	base time.Time // due times are monotonic offsets from base
