@@ -12,9 +12,9 @@
 //   - budget: Finagle-style ratio budgets and gRPC-style token buckets,
 //     exact under concurrency
 //   - hedge: hedged requests for operations declared idempotent, with a
-//     fixed or adaptive delay, budget and limiter; the first copy runs on
-//     the caller's goroutine, the winner's context lives as long as its
-//     response body
+//     fixed or adaptive delay, budget and limiter, and an http.RoundTripper
+//     for idempotent requests; the first copy runs on the caller's
+//     goroutine, the winner's context lives as long as its response body
 //
 // Compose them in this order, outermost first (see Example):
 //

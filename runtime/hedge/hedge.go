@@ -9,7 +9,9 @@
 // Reads, PUT and DELETE by HTTP semantics, and writes carrying an
 // idempotency key the server deduplicates on qualify; creating a payment,
 // sending mail or a plain INSERT do not. The declaration is visible to
-// reviewers and to resilvet's hedgeidem analyzer.
+// reviewers and to resilvet's hedgeidem analyzer. Transport applies the
+// same rule to HTTP: it hedges only requests whose method is idempotent or
+// that carry an Idempotency-Key.
 //
 // Every extra copy draws on a shared budget, attempts are bounded, an
 // optional limiter keeps each attempt's permit until that attempt has
