@@ -74,6 +74,13 @@ func (c *firstCtx) Err() error {
 	if err := c.err.Load(); err != nil {
 		return *err
 	}
+	// The parent's hook runs on a goroutine of its own; until it has, ask
+	// the parent, so that Err is never nil once the parent is done, as
+	// for a context.WithCancel child.
+	if err := c.parent.Err(); err != nil {
+		c.cancel(err)
+		return err
+	}
 	return nil
 }
 

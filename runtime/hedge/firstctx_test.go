@@ -61,6 +61,9 @@ func TestFirstCtxFollowsParent(t *testing.T) {
 		t.Fatalf("deadline %v %v", d, ok)
 	}
 	cancel()
+	if !errors.Is(c.Err(), context.Canceled) {
+		t.Fatalf("Err() = %v right after the parent was cancelled", c.Err())
+	}
 	select {
 	case <-c.Done():
 	case <-time.After(5 * time.Second):
