@@ -103,8 +103,11 @@ func FuzzDo(f *testing.F) {
 				t.Fatalf("every copy succeeds, yet err %v", err)
 			}
 		}
-		// Permits go back just after the copies return.
-		for deadline := time.Now().Add(5 * time.Second); lim.held.Load() != 0 && time.Now().Before(deadline); {
+		// Permits go back just after the copies return, and a copy
+		// launched as the race was decided may still be taking and
+		// giving back its permit without running the operation.
+		settled := func() bool { return lim.held.Load() == 0 && lim.acquired.Load() == lim.freed.Load() }
+		for deadline := time.Now().Add(5 * time.Second); !settled() && time.Now().Before(deadline); {
 			time.Sleep(100 * time.Microsecond)
 		}
 		if lim.held.Load() != 0 || lim.acquired.Load() != lim.freed.Load() {
