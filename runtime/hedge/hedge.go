@@ -138,8 +138,8 @@ func (p *Policy) CurrentDelay() time.Duration {
 //
 // The first copy runs on the calling goroutine and the policy's scheduler
 // arms the next, so a call whose first copy answers before the delay
-// starts no goroutine and no timer. Extra copies run on goroutines of
-// their own. When one of them wins, the first copy's context is cancelled
+// starts no goroutine and no timer of its own. Extra copies run on
+// goroutines. When one of them wins, the first copy's context is cancelled
 // and Do returns once that copy has returned: hedged operations must
 // honour their context (HTTP and gRPC clients do), as every operation in
 // a request should.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/internal/clock"
@@ -16,7 +17,9 @@ type race[T any] struct {
 	p      *Policy
 	op     Op[T]
 	parent context.Context
-	endedFlag
+	// over: Do is returning, so start nothing and release late values.
+	// Atomic so the scheduler can read it without mu; written under mu.
+	over atomic.Bool
 
 	first firstCtx // the first copy's context
 
@@ -29,7 +32,6 @@ type race[T any] struct {
 	winner  int32 // the copy whose success won; -1 while none
 	timed   bool  // record the winner's latency
 	stopped bool  // a fatal error ended the race
-	over    bool  // Do is returning: start nothing, release late values
 }
 
 type result[T any] struct {
@@ -52,17 +54,14 @@ func (r *race[T]) attempt(ctx context.Context, n int32) result[T] {
 		// Decided while this copy waited to start: do not send it.
 		return result[T]{err: ctx.Err(), attempt: n}
 	}
-	var start time.Time
-	now := clock.Or(r.p.Clock).Now
-	if r.timed {
-		start = now()
+	if !r.timed {
+		v, err := r.op.fn(ctx)
+		return result[T]{v: v, err: err, attempt: n}
 	}
+	c := clock.Or(r.p.Clock)
+	start := c.Now()
 	v, err := r.op.fn(ctx)
-	res := result[T]{v: v, err: err, attempt: n}
-	if r.timed {
-		res.took = now().Sub(start)
-	}
-	return res
+	return result[T]{v: v, err: err, attempt: n, took: c.Now().Sub(start)}
 }
 
 // fire sends the next copy if attempts and budget allow; the scheduler
@@ -70,12 +69,15 @@ func (r *race[T]) attempt(ctx context.Context, n int32) result[T] {
 func (r *race[T]) fire() (next time.Duration, again bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.over || r.decided() || r.sent >= r.max || !r.allowed() {
+	if r.over.Load() || r.decided() || r.sent >= r.max || !r.allowed() {
 		return 0, false
 	}
 	r.launch()
 	return r.p.CurrentDelay(), r.sent < r.max
 }
+
+// ended reports whether Do has returned, for the scheduler.
+func (r *race[T]) ended() bool { return r.over.Load() }
 
 // decided reports whether a copy has won or a fatal error ended the race.
 // r.mu held.
@@ -105,7 +107,7 @@ func (r *race[T]) launch() {
 		res := r.attempt(ctx, n)
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if r.over { // Do has returned without this copy
+		if r.over.Load() { // Do has returned without this copy
 			r.release(res)
 			cancel()
 			return
@@ -203,7 +205,7 @@ func (r *race[T]) settle(first result[T]) result[T] {
 // cancelled, and the winner's is tied to its value's lifetime.
 func (r *race[T]) end(res result[T]) {
 	r.mu.Lock()
-	r.over = true
+	r.over.Store(true)
 	unread := r.running
 	for r.running > 0 {
 		select {
@@ -230,7 +232,6 @@ func (r *race[T]) end(res result[T]) {
 		r.keepAlive(res.v, keep)
 	}
 	r.mu.Unlock()
-	r.endedFlag.v.Store(true)
 	if keep >= 0 {
 		if r.timed {
 			r.p.lat.add(res.took)

@@ -62,6 +62,7 @@ func TestWinnersResponseReadableAfterDo(t *testing.T) {
 	}
 }
 
+// closeRecorder is a body that records being closed.
 type closeRecorder struct {
 	io.Reader
 	closed atomic.Bool

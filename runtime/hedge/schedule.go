@@ -37,10 +37,13 @@ const schedShards = 8
 func (s *scheduler) arm(r racer, delay time.Duration, first bool) {
 	s.once.Do(func() {
 		s.base = time.Now()
+		for i := range s.shards {
+			s.shards[i].base = s.base
+		}
 		s.local.New = func() any { return &s.shards[s.nextShard.Add(1)%schedShards] }
 	})
 	sh := s.local.Get().(*schedShard)
-	sh.arm(r, delay, time.Since(s.base), s.base, first)
+	sh.arm(r, delay, first)
 	s.local.Put(sh)
 }
 
@@ -57,16 +60,15 @@ func (s *scheduler) calls() uint64 {
 }
 
 type schedShard struct {
-	mu        sync.Mutex
-	queue     []armed // ordered by due, from head
-	head      int
-	sweepAt   int // sweep finished calls out when this many are queued
-	timer     *time.Timer
-	timerDue  time.Duration // 0: not armed
-	calls     uint64        // new calls armed here, for Metrics
-	firingBuf []racer
-	base      time.Time
-	_         [64]byte // keep neighbouring shards off this cache line
+	mu       sync.Mutex
+	queue    []armed // ordered by due, from head
+	head     int
+	sweepAt  int // sweep finished calls out when this many are queued
+	timer    *time.Timer
+	timerDue time.Duration // 0: not armed
+	calls    uint64        // new calls armed here, for Metrics
+	base     time.Time     // the scheduler's, set once
+	_        [64]byte      // keep neighbouring shards off this cache line
 }
 
 type armed struct {
@@ -84,10 +86,9 @@ type racer interface {
 }
 
 // arm queues r's next copy, due delay after now.
-func (s *schedShard) arm(r racer, delay, now time.Duration, base time.Time, first bool) {
-	due := now + delay
+func (s *schedShard) arm(r racer, delay time.Duration, first bool) {
+	due := time.Since(s.base) + delay
 	s.mu.Lock()
-	s.base = base
 	if first {
 		s.calls++
 	}
@@ -141,7 +142,7 @@ func (s *schedShard) dropEnded() {
 func (s *schedShard) fire() {
 	s.mu.Lock()
 	now := time.Since(s.base)
-	firing := s.firingBuf[:0]
+	var firing []racer
 	for s.head < len(s.queue) {
 		a := s.queue[s.head]
 		if !a.r.ended() && a.due > now {
@@ -158,21 +159,10 @@ func (s *schedShard) fire() {
 		s.timerDue = s.queue[s.head].due
 		s.timer.Reset(s.timerDue - now)
 	}
-	s.firingBuf = nil // fire may run again while these copies start
 	s.mu.Unlock()
-	for i, r := range firing {
+	for _, r := range firing {
 		if next, again := r.fire(); again {
-			s.arm(r, next, time.Since(s.base), s.base, false)
+			s.arm(r, next, false)
 		}
-		firing[i] = nil
 	}
-	s.mu.Lock()
-	s.firingBuf = firing[:0]
-	s.mu.Unlock()
 }
-
-// endedFlag is embedded by calls so the scheduler can read it without the
-// call's lock.
-type endedFlag struct{ v atomic.Bool }
-
-func (e *endedFlag) ended() bool { return e.v.Load() }

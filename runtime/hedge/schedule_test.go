@@ -23,13 +23,12 @@ func (f *fakeRacer) ended() bool                 { return f.done.Load() }
 // must not keep every later, finished call queued behind it.
 func TestSchedulerQueueStaysBounded(t *testing.T) {
 	leaktest.Check(t)
-	var sh schedShard
-	base := time.Now()
+	sh := schedShard{base: time.Now()}
 	hanging := newFakeRacer()
-	sh.arm(hanging, time.Hour, 0, base, true)
-	for i := range 10_000 {
+	sh.arm(hanging, time.Hour, true)
+	for range 10_000 {
 		r := newFakeRacer()
-		sh.arm(r, time.Hour, time.Duration(i), base, true)
+		sh.arm(r, time.Hour, true)
 		r.done.Store(true)
 	}
 	sh.mu.Lock()

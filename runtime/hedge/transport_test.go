@@ -99,13 +99,6 @@ func TestTransportReplaysBodyWithIdempotencyKey(t *testing.T) {
 	}
 }
 
-type closeTracker struct {
-	io.Reader
-	closed atomic.Bool
-}
-
-func (c *closeTracker) Close() error { c.closed.Store(true); return nil }
-
 // TestTransportBodyWithoutGetBodyGoesOnce: a body that cannot be read
 // twice is sent once, and closed as a RoundTripper must.
 func TestTransportBodyWithoutGetBodyGoesOnce(t *testing.T) {
@@ -118,7 +111,7 @@ func TestTransportBodyWithoutGetBodyGoesOnce(t *testing.T) {
 	defer srv.Close()
 	tr := &hedge.Transport{Base: srv.Client().Transport, Policy: &hedge.Policy{Delay: time.Millisecond}}
 	defer srv.Client().CloseIdleConnections()
-	body := &closeTracker{Reader: strings.NewReader("stream")}
+	body := &closeRecorder{Reader: strings.NewReader("stream")}
 	req, _ := http.NewRequest(http.MethodPut, srv.URL, body)
 	req.GetBody = nil
 	resp, err := tr.RoundTrip(req)

@@ -129,7 +129,7 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	}
 	// Attempt durations matter only against a deadline; without one, the
 	// clock is not read at all.
-	_, hasDeadline := ctx.Deadline()
+	deadline, hasDeadline := ctx.Deadline()
 	var now func() time.Time
 	if hasDeadline {
 		now = clock.Or(p.Clock).Now
@@ -181,8 +181,7 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		// Never sleep past the deadline, and do not start an attempt that
 		// cannot finish: assume it takes as long as the last one.
 		if hasDeadline {
-			d, _ := ctx.Deadline()
-			if t := now(); d.Sub(t) < delay+t.Sub(start) {
+			if t := now(); deadline.Sub(t) < delay+t.Sub(start) {
 				return zero, p.gaveUp(err, ErrNoTimeLeft, n)
 			}
 		}
@@ -201,9 +200,9 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 func insideOuterRetry() bool { return retryFramesOnStack(2) }
 
 // retryFramesOnStack reports whether at least n DoValue calls are running
-// on the calling goroutine's stack. Walking the stack costs a microsecond
-// or two: callers pay it only before a retry, which waits far longer, or
-// before an HTTP request.
+// on the calling goroutine's stack. Walking the stack costs a few hundred
+// nanoseconds (BenchmarkTransport): callers pay it only before a retry,
+// which waits far longer, or before an HTTP request.
 func retryFramesOnStack(n int) bool {
 	var pcs [128]uintptr
 	layers := 0
