@@ -4,9 +4,12 @@
 package analyzers
 
 import (
+	"time"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
+	"github.com/resilvet/resilvet/analyzers/notimeout"
 )
 
 // Options are the settings every analyzer accepts from an integration
@@ -14,6 +17,10 @@ import (
 // line they are the -resilvet.* flags.
 type Options struct {
 	IncludeTests bool
+	// Edge, Main and ClientTimeout are notimeout's (see its Config).
+	Edge          bool
+	Main          bool
+	ClientTimeout time.Duration
 }
 
 // New returns a fresh analyzer of the given name bound to opts, or false
@@ -22,6 +29,8 @@ func New(name string, opts Options) (*analysis.Analyzer, bool) {
 	switch name {
 	case "ctxdrop":
 		return ctxdrop.New(ctxdrop.Config{IncludeTests: opts.IncludeTests}), true
+	case "notimeout":
+		return notimeout.New(notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}), true
 	}
 	return nil, false
 }
@@ -32,5 +41,6 @@ func New(name string, opts Options) (*analysis.Analyzer, bool) {
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxdrop.Analyzer,
+		notimeout.Analyzer,
 	}
 }

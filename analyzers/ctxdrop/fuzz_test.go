@@ -12,9 +12,12 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
+	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/internal/resilvettest"
 	"github.com/resilvet/resilvet/internal/summary"
 )
@@ -62,16 +65,23 @@ func FuzzCtxdrop(f *testing.F) {
 			Instances:  map[*ast.Ident]types.Instance{},
 		}
 		conf := types.Config{Importer: imp, Error: func(error) {}}
-		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
-		runAnalyzers(t, fset, file, pkg, info)
+		pkg, err := conf.Check("p", fset, []*ast.File{file}, info)
+		// Drivers run the SSA passes only on well-typed packages; the
+		// summary runs without them otherwise.
+		runAnalyzers(t, fset, file, pkg, info, err == nil)
 	})
 }
 
 // runAnalyzers runs inspect, summary and ctxdrop on one type-checked file
 // the way a driver would, without facts from other packages.
-func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info) {
+func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, wellTyped bool) {
 	results := map[*analysis.Analyzer]any{}
-	for _, a := range []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer, ctxdrop.Analyzer} {
+	order := []*analysis.Analyzer{inspect.Analyzer}
+	if wellTyped {
+		order = append(order, ctrlflow.Analyzer, buildssa.Analyzer)
+	}
+	order = append(order, summary.Analyzer, ctxdrop.Analyzer, notimeout.Analyzer)
+	for _, a := range order {
 		pass := &analysis.Pass{
 			Analyzer:          a,
 			Fset:              fset,

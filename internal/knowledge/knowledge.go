@@ -16,6 +16,7 @@ package knowledge
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 )
@@ -73,9 +74,14 @@ const (
 	GRPC
 	Exec
 	Redis
+	Mongo
+	AWS
+	NATS
+	Elasticsearch
+	Custom
 )
 
-var outboundKindNames = [...]string{"none", "http", "sql", "net", "dns", "tls", "grpc", "exec", "redis"}
+var outboundKindNames = [...]string{"none", "http", "sql", "net", "dns", "tls", "grpc", "exec", "redis", "mongo", "aws", "nats", "elasticsearch", "custom"}
 
 func (k OutboundKind) String() string {
 	if int(k) < len(outboundKindNames) {
@@ -93,7 +99,41 @@ type Outbound struct {
 	// CtxParam is the index of the context parameter, or -1 when the call
 	// takes none (its deadline must come from elsewhere).
 	CtxParam int
+	// Bound says what bounds the call in time, for notimeout. The zero
+	// value, Unchecked, means notimeout has nothing to say about it.
+	Bound Bound
 }
+
+// Bound says what bounds an outbound call in time.
+type Bound int
+
+const (
+	// Unchecked calls are outbound work (for ctxdrop and the summaries)
+	// that notimeout does not judge: lookups with the resolver's own
+	// timeouts, child processes, lazy dials, clients with a default
+	// timeout of their own.
+	Unchecked Bound = iota
+	// ByContext calls are bounded when the context at CtxParam has a
+	// deadline.
+	ByContext
+	// ByClientOrRequest is (*http.Client).Do: bounded when the client has
+	// a Timeout or the request's context has a deadline.
+	ByClientOrRequest
+	// ByClient calls build their request with context.Background(): only
+	// the client's Timeout bounds them ((*http.Client).Get).
+	ByClient
+	// Never calls have no timeout and take no context: http.Get uses
+	// http.DefaultClient, net.Dial has no dial timeout.
+	Never
+	// ByDialer calls are bounded by the Timeout or Deadline of their
+	// *net.Dialer receiver (or argument, for tls.DialWithDialer), or, when
+	// CtxParam >= 0, by a context deadline.
+	ByDialer
+	// ByTwinContext are the database/sql methods without a context: they
+	// use context.Background(). Inside a function with a context in scope
+	// they are ctxdrop's findings; elsewhere notimeout's.
+	ByTwinContext
+)
 
 // RetryLayer describes a library call that retries the function it is given.
 type RetryLayer struct {
@@ -116,14 +156,30 @@ func TwinOf(fullName string) (Twin, bool) {
 	return t, ok
 }
 
-// OutboundOf reports whether the named function performs outbound I/O.
+// OutboundOf reports whether the named function performs outbound I/O,
+// from the exact table, then the patterns (whose methods take a context
+// first: the caller checks the signature), then the user's additions.
 func OutboundOf(fullName string) (Outbound, bool) {
 	o, ok := outbound[fullName]
 	if ok {
 		return o, true
 	}
+	for _, p := range outboundPatterns {
+		if !strings.HasPrefix(fullName, p.prefix) {
+			continue
+		}
+		if m, _ := path.Match(p.pattern, fullName); m {
+			return p.Outbound, true
+		}
+	}
 	o, ok = extraOutbound[fullName]
 	return o, ok
+}
+
+// TimeoutInterceptorOf reports whether the named function builds a gRPC
+// client interceptor that puts a deadline on every call without one.
+func TimeoutInterceptorOf(fullName string) bool {
+	return timeoutInterceptors[fullName] || extraInterceptors[fullName]
 }
 
 // IsRootContext reports whether the named function returns a context that
@@ -168,6 +224,10 @@ func IsCleanupFuncName(name string) bool {
 // shutdown), so a root context passed to it is deliberate.
 func IsCleanupSink(fullName string) bool { return cleanupSinks[fullName] }
 
+// IsServe reports whether the named function starts a server: a package
+// main that calls one is a service, not a one-shot tool.
+func IsServe(fullName string) bool { return serves[fullName] }
+
 // RetryLayerOf reports whether the named function is a retry layer.
 func RetryLayerOf(fullName string) (RetryLayer, bool) {
 	r, ok := retryLayers[fullName]
@@ -197,7 +257,26 @@ func AddOutbound(list string) error {
 		if err := ValidFullName(name); err != nil {
 			return err
 		}
-		extraOutbound[name] = Outbound{Kind: Net, CtxParam: -1}
+		extraOutbound[name] = Outbound{Kind: Custom, CtxParam: -1, Bound: ByContext}
+	}
+	return nil
+}
+
+// extraInterceptors holds user-supplied timeout interceptor constructors.
+var extraInterceptors = map[string]bool{}
+
+// AddTimeoutInterceptors records a comma-separated list of full function
+// names as constructors of gRPC client interceptors that set a deadline.
+func AddTimeoutInterceptors(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if err := ValidFullName(name); err != nil {
+			return err
+		}
+		extraInterceptors[name] = true
 	}
 	return nil
 }
@@ -262,6 +341,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range retryLayers {
+		seen[k] = true
+	}
+	for k := range serves {
 		seen[k] = true
 	}
 	var names []string

@@ -103,73 +103,141 @@ var twins = map[string]Twin{
 }
 
 var outbound = map[string]Outbound{
-	"net/http.Get":                       {Kind: HTTP, DefaultClient: true, CtxParam: -1},
-	"net/http.Head":                      {Kind: HTTP, DefaultClient: true, CtxParam: -1},
-	"net/http.Post":                      {Kind: HTTP, DefaultClient: true, CtxParam: -1},
-	"net/http.PostForm":                  {Kind: HTTP, DefaultClient: true, CtxParam: -1},
-	"(*net/http.Client).Do":              {Kind: HTTP, CtxParam: -1}, // ctx travels in the request
-	"(*net/http.Client).Get":             {Kind: HTTP, CtxParam: -1},
-	"(*net/http.Client).Head":            {Kind: HTTP, CtxParam: -1},
-	"(*net/http.Client).Post":            {Kind: HTTP, CtxParam: -1},
-	"(*net/http.Client).PostForm":        {Kind: HTTP, CtxParam: -1},
-	"(*net/http.Transport).RoundTrip":    {Kind: HTTP, CtxParam: -1},
-	"(*database/sql.DB).Begin":           {Kind: SQL, CtxParam: -1},
-	"(*database/sql.DB).BeginTx":         {Kind: SQL, CtxParam: 0},
-	"(*database/sql.DB).Exec":            {Kind: SQL, CtxParam: -1},
-	"(*database/sql.DB).ExecContext":     {Kind: SQL, CtxParam: 0},
-	"(*database/sql.DB).Ping":            {Kind: SQL, CtxParam: -1},
-	"(*database/sql.DB).PingContext":     {Kind: SQL, CtxParam: 0},
-	"(*database/sql.DB).Query":           {Kind: SQL, CtxParam: -1},
-	"(*database/sql.DB).QueryContext":    {Kind: SQL, CtxParam: 0},
-	"(*database/sql.DB).QueryRow":        {Kind: SQL, CtxParam: -1},
-	"(*database/sql.DB).QueryRowContext": {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Tx).Exec":            {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Tx).ExecContext":     {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Tx).Query":           {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Tx).QueryContext":    {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Tx).QueryRow":        {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Tx).QueryRowContext": {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Tx).Commit":          {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Stmt).Exec":          {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Stmt).ExecContext":   {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Stmt).Query":         {Kind: SQL, CtxParam: -1},
-	"(*database/sql.Stmt).QueryContext":  {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Conn).ExecContext":   {Kind: SQL, CtxParam: 0},
-	"(*database/sql.Conn).QueryContext":  {Kind: SQL, CtxParam: 0},
-	"net.Dial":                           {Kind: Net, CtxParam: -1},
-	"net.DialTimeout":                    {Kind: Net, CtxParam: -1},
-	"net.DialTCP":                        {Kind: Net, CtxParam: -1},
-	"net.DialUDP":                        {Kind: Net, CtxParam: -1},
-	"net.DialUnix":                       {Kind: Net, CtxParam: -1},
-	"(*net.Dialer).Dial":                 {Kind: Net, CtxParam: -1},
-	"(*net.Dialer).DialContext":          {Kind: Net, CtxParam: 0},
-	"net.LookupAddr":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupCNAME":                    {Kind: DNS, CtxParam: -1},
-	"net.LookupHost":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupIP":                       {Kind: DNS, CtxParam: -1},
-	"net.LookupMX":                       {Kind: DNS, CtxParam: -1},
-	"net.LookupNS":                       {Kind: DNS, CtxParam: -1},
-	"net.LookupPort":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupSRV":                      {Kind: DNS, CtxParam: -1},
-	"net.LookupTXT":                      {Kind: DNS, CtxParam: -1},
-	"(*net.Resolver).LookupHost":         {Kind: DNS, CtxParam: 0},
-	"(*net.Resolver).LookupIPAddr":       {Kind: DNS, CtxParam: 0},
-	"crypto/tls.Dial":                    {Kind: TLS, CtxParam: -1},
-	"crypto/tls.DialWithDialer":          {Kind: TLS, CtxParam: -1},
-	"(*crypto/tls.Dialer).DialContext":   {Kind: TLS, CtxParam: 0},
-	"(*crypto/tls.Conn).Handshake":       {Kind: TLS, CtxParam: -1},
-	"(*os/exec.Cmd).Run":                 {Kind: Exec, CtxParam: -1},
-	"(*os/exec.Cmd).Output":              {Kind: Exec, CtxParam: -1},
-	"(*os/exec.Cmd).CombinedOutput":      {Kind: Exec, CtxParam: -1},
-	"(*os/exec.Cmd).Start":               {Kind: Exec, CtxParam: -1},
+	"net/http.Get":                         {Kind: HTTP, DefaultClient: true, CtxParam: -1, Bound: Never},
+	"net/http.Head":                        {Kind: HTTP, DefaultClient: true, CtxParam: -1, Bound: Never},
+	"net/http.Post":                        {Kind: HTTP, DefaultClient: true, CtxParam: -1, Bound: Never},
+	"net/http.PostForm":                    {Kind: HTTP, DefaultClient: true, CtxParam: -1, Bound: Never},
+	"(*net/http.Client).Do":                {Kind: HTTP, CtxParam: -1, Bound: ByClientOrRequest}, // ctx travels in the request
+	"(*net/http.Client).Get":               {Kind: HTTP, CtxParam: -1, Bound: ByClient},
+	"(*net/http.Client).Head":              {Kind: HTTP, CtxParam: -1, Bound: ByClient},
+	"(*net/http.Client).Post":              {Kind: HTTP, CtxParam: -1, Bound: ByClient},
+	"(*net/http.Client).PostForm":          {Kind: HTTP, CtxParam: -1, Bound: ByClient},
+	"(*net/http.Transport).RoundTrip":      {Kind: HTTP, CtxParam: -1},
+	"(*database/sql.DB).Begin":             {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).BeginTx":           {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).Exec":              {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.DB).ExecContext":       {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).Ping":              {Kind: SQL, CtxParam: -1},
+	"(*database/sql.DB).PingContext":       {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).Query":             {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.DB).QueryContext":      {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).QueryRow":          {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.DB).QueryRowContext":   {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Tx).Exec":              {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Tx).ExecContext":       {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Tx).Query":             {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Tx).QueryContext":      {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Tx).QueryRow":          {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Tx).QueryRowContext":   {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Tx).Commit":            {Kind: SQL, CtxParam: -1},
+	"(*database/sql.Stmt).Exec":            {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Stmt).ExecContext":     {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Stmt).Query":           {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Stmt).QueryContext":    {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Stmt).QueryRow":        {Kind: SQL, CtxParam: -1, Bound: ByTwinContext},
+	"(*database/sql.Stmt).QueryRowContext": {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Conn).ExecContext":     {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Conn).QueryContext":    {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Conn).QueryRowContext": {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Conn).BeginTx":         {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.Conn).PingContext":     {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).Conn":              {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	"(*database/sql.DB).PrepareContext":    {Kind: SQL, CtxParam: 0, Bound: ByContext},
+	// net.Dial and friends have no dial timeout (the OS's connect timeout
+	// is minutes); DialTimeout is bounded; Unix sockets and UDP "dials"
+	// do not wait on a remote peer and are never reported.
+	"net.Dial":                         {Kind: Net, CtxParam: -1, Bound: Never},
+	"net.DialTimeout":                  {Kind: Net, CtxParam: -1},
+	"net.DialTCP":                      {Kind: Net, CtxParam: -1, Bound: Never},
+	"net.DialUDP":                      {Kind: Net, CtxParam: -1},
+	"net.DialUnix":                     {Kind: Net, CtxParam: -1},
+	"(*net.Dialer).Dial":               {Kind: Net, CtxParam: -1, Bound: ByDialer},
+	"(*net.Dialer).DialContext":        {Kind: Net, CtxParam: 0, Bound: ByDialer},
+	"net.LookupAddr":                   {Kind: DNS, CtxParam: -1},
+	"net.LookupCNAME":                  {Kind: DNS, CtxParam: -1},
+	"net.LookupHost":                   {Kind: DNS, CtxParam: -1},
+	"net.LookupIP":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupMX":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupNS":                     {Kind: DNS, CtxParam: -1},
+	"net.LookupPort":                   {Kind: DNS, CtxParam: -1},
+	"net.LookupSRV":                    {Kind: DNS, CtxParam: -1},
+	"net.LookupTXT":                    {Kind: DNS, CtxParam: -1},
+	"(*net.Resolver).LookupHost":       {Kind: DNS, CtxParam: 0},
+	"(*net.Resolver).LookupIPAddr":     {Kind: DNS, CtxParam: 0},
+	"crypto/tls.Dial":                  {Kind: TLS, CtxParam: -1, Bound: Never},
+	"crypto/tls.DialWithDialer":        {Kind: TLS, CtxParam: -1, Bound: ByDialer},
+	"(*crypto/tls.Dialer).DialContext": {Kind: TLS, CtxParam: 0, Bound: ByContext},
+	"(*crypto/tls.Conn).Handshake":     {Kind: TLS, CtxParam: -1},
+	"(*os/exec.Cmd).Run":               {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).Output":            {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).CombinedOutput":    {Kind: Exec, CtxParam: -1},
+	"(*os/exec.Cmd).Start":             {Kind: Exec, CtxParam: -1},
 
-	// Third-party clients: not type-checked by table_test.go (not in the
-	// module graph); their shape is checked by ValidFullName.
-	"(*google.golang.org/grpc.ClientConn).Invoke":    {Kind: GRPC, CtxParam: 0},
-	"(*google.golang.org/grpc.ClientConn).NewStream": {Kind: GRPC, CtxParam: 0},
-	"google.golang.org/grpc.DialContext":             {Kind: GRPC, CtxParam: 0},
-	"google.golang.org/grpc.Dial":                    {Kind: GRPC, CtxParam: -1},
-	"(*github.com/redis/go-redis/v9.Client).Process": {Kind: Redis, CtxParam: 0},
+	// Third-party clients: not type-checked by knowledge_test.go (not in
+	// the module graph); their shape is checked by ValidFullName.
+	//
+	// gRPC: every generated client method ends in Invoke or NewStream on
+	// the connection, usually through the ClientConnInterface. Dial and
+	// NewClient connect lazily (without WithBlock), so they are not judged.
+	"(*google.golang.org/grpc.ClientConn).Invoke":            {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"(*google.golang.org/grpc.ClientConn).NewStream":         {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"(google.golang.org/grpc.ClientConnInterface).Invoke":    {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"(google.golang.org/grpc.ClientConnInterface).NewStream": {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"google.golang.org/grpc.DialContext":                     {Kind: GRPC, CtxParam: 0},
+	"google.golang.org/grpc.Dial":                            {Kind: GRPC, CtxParam: -1},
+	"google.golang.org/grpc.NewClient":                       {Kind: GRPC, CtxParam: -1},
+	// go-redis reads and writes with ReadTimeout/WriteTimeout (3 s by
+	// default), so a command without a deadline is still bounded.
+	"(*github.com/redis/go-redis/v9.Client).Process":           {Kind: Redis, CtxParam: 0},
+	"(*github.com/redis/go-redis/v9.baseClient).Process":       {Kind: Redis, CtxParam: 0},
+	"(*github.com/nats-io/nats.go.Conn).RequestWithContext":    {Kind: NATS, CtxParam: 0, Bound: ByContext},
+	"(*github.com/nats-io/nats.go.Conn).RequestMsgWithContext": {Kind: NATS, CtxParam: 0, Bound: ByContext},
+	"(*github.com/nats-io/nats.go.Conn).FlushWithContext":      {Kind: NATS, CtxParam: 0, Bound: ByContext},
+}
+
+// outboundPatterns cover clients with hundreds of generated methods: a
+// method matching the pattern (path.Match syntax) is outbound when its
+// first parameter is a context. Kept out of the exact table's
+// type-checked keys.
+var outboundPatterns = []struct {
+	prefix, pattern string
+	Outbound
+}{
+	// AWS SDK v2: every operation of every service client. Its default
+	// HTTP client has no overall timeout.
+	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", Outbound{Kind: AWS, CtxParam: 0, Bound: ByContext}},
+	// MongoDB: no operation timeout unless the client sets one.
+	{"(*go.mongodb.org/mongo-driver/mongo.", "(*go.mongodb.org/mongo-driver/mongo.*).*", Outbound{Kind: Mongo, CtxParam: 0, Bound: ByContext}},
+	{"(*go.mongodb.org/mongo-driver/v2/mongo.", "(*go.mongodb.org/mongo-driver/v2/mongo.*).*", Outbound{Kind: Mongo, CtxParam: 0, Bound: ByContext}},
+	// go-elasticsearch: every API request's Do(ctx, transport); its
+	// default transport has no timeout.
+	{"(github.com/elastic/go-elasticsearch/v8/esapi.", "(github.com/elastic/go-elasticsearch/v8/esapi.*).Do", Outbound{Kind: Elasticsearch, CtxParam: 0, Bound: ByContext}},
+	{"(github.com/elastic/go-elasticsearch/v9/esapi.", "(github.com/elastic/go-elasticsearch/v9/esapi.*).Do", Outbound{Kind: Elasticsearch, CtxParam: 0, Bound: ByContext}},
+}
+
+// Not in the tables on purpose, each bounded by a default timeout of its
+// own: gocql (ClusterConfig.Timeout, 11 s), kafka-go's Writer
+// (WriteTimeout, 10 s; a Reader waits for messages by design), go-redis
+// (above).
+
+// timeoutInterceptors build gRPC client interceptors that give every call
+// without a deadline a default one.
+var timeoutInterceptors = map[string]bool{
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout.UnaryClientInterceptor":        true,
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout.TimeoutUnaryClientInterceptor": true,
+}
+
+// serves start servers.
+var serves = map[string]bool{
+	"net/http.ListenAndServe":                true,
+	"net/http.ListenAndServeTLS":             true,
+	"net/http.Serve":                         true,
+	"net/http.ServeTLS":                      true,
+	"(*net/http.Server).ListenAndServe":      true,
+	"(*net/http.Server).ListenAndServeTLS":   true,
+	"(*net/http.Server).Serve":               true,
+	"(*net/http.Server).ServeTLS":            true,
+	"(*google.golang.org/grpc.Server).Serve": true,
 }
 
 // retryLayers are library calls that retry the function they are given.

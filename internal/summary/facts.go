@@ -28,15 +28,30 @@ type FuncSummary struct {
 	IgnoresCtx bool
 
 	// Outbound lists the kinds of outbound I/O (knowledge.OutboundKind
-	// names: "http", "sql", …) the function performs directly, sorted.
-	// Read by notimeout; computed now because ctxdrop needs "outbound
-	// work" too.
+	// names: "http", "sql", …) the function performs, directly or through
+	// its callees (static calls, interface calls with known
+	// implementations, closures it creates), sorted. Read by ctxdrop and
+	// notimeout.
 	Outbound []string
 
-	// UnboundedCtxParam is reserved for notimeout: the index+1 of a
-	// context parameter that reaches outbound I/O with no deadline added
-	// on the way (0 = no claim). Not computed yet.
-	UnboundedCtxParam int
+	// Reaches lists the parameters whose value reaches an outbound call
+	// with nothing on the way bounding it in time: a context with no
+	// deadline added, a request whose context has none, a client used
+	// where only its Timeout could bound the call. The caller decides:
+	// passing a bounded value is fine, an unbounded one is notimeout's
+	// finding at the caller. Sorted. Read by notimeout.
+	Reaches []Reach
+
+	// Results says what the function returns, for results that are
+	// contexts, *http.Client or *http.Request: bounded, unbounded (and
+	// where that is made) or the caller's own parameter. Read by notimeout
+	// (through the engine's values); hedgeidem will read requests.
+	Results []ValueClaim
+
+	// FuncCalls lists the func-typed parameters the function calls, and
+	// whether in a loop (a retry layer calls its operation in one). Read
+	// by retrystack.
+	FuncCalls []FuncCall
 
 	// Retry is reserved for retrystack: the function is a retry layer
 	// with this many attempts, and the largest product of nested layers
@@ -74,6 +89,66 @@ type Retry struct {
 	Chain    []Link // the layers, outermost first
 }
 
+// Reach is the claim that a parameter's value reaches an outbound call
+// with nothing bounding it in time on the way.
+type Reach struct {
+	// Param is the index of the parameter in the signature (receiver
+	// excluded).
+	Param int
+	// Of says what the parameter is: "ctx" (a context.Context), "request"
+	// (an *http.Request, by its context) or "client" (an *http.Client,
+	// by its Timeout).
+	Of string
+	// Kind is the outbound kind reached ("http", "grpc", "sql", …).
+	Kind string
+	// Call names the outbound call reached, in source form
+	// ("http.Client.Do").
+	Call string
+	// Chain lists the calls from the summarised function to the outbound
+	// call, in order; the last link is the outbound call itself. Capped at
+	// maxChain links (the first ones are kept).
+	Chain []Link
+}
+
+// ValueClaim says what a result (or a field, or a package-level
+// variable) holds, when that is the same on every path.
+type ValueClaim struct {
+	// Index is the result's index; 0 for fields and variables.
+	Index int
+	// Of is "ctx", "client" or "request", as in Reach.
+	Of string
+	// State is "bounded" (a deadline or a Timeout is set), "unbounded"
+	// (on some path, none is) or "param" (the caller's own value, passed
+	// through unchanged).
+	State string
+	// Param is the parameter passed through, for State "param".
+	Param int
+	// What names the unbounded value ("context.Background()", "a client
+	// without Timeout") and At where it is made, for State "unbounded".
+	What, At string
+}
+
+// FuncCall says that a func-typed parameter is called.
+type FuncCall struct {
+	Param int  // index in the signature
+	Loop  bool // called inside a loop: possibly many times
+	At    string
+}
+
+// ValueSummary is the fact exported on a struct field or a package-level
+// variable whose value the package knows on every store: an
+// *http.Client with or without a Timeout, a context with or without a
+// deadline.
+type ValueSummary struct {
+	Value ValueClaim
+}
+
+func (*ValueSummary) AFact() {}
+
+func (s *ValueSummary) String() string {
+	return s.Value.Of + ":" + s.Value.State
+}
+
 // Effect is a non-idempotent effect (reserved for hedgeidem).
 type Effect struct {
 	What string
@@ -105,8 +180,22 @@ func (s *FuncSummary) String() string {
 	if len(s.Outbound) > 0 {
 		parts = append(parts, "outbound("+strings.Join(s.Outbound, ",")+")")
 	}
-	if s.UnboundedCtxParam > 0 {
-		parts = append(parts, fmt.Sprintf("unboundedCtx(%d)", s.UnboundedCtxParam-1))
+	for _, r := range s.Reaches {
+		parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
+	}
+	for _, r := range s.Results {
+		if r.State == "param" {
+			parts = append(parts, fmt.Sprintf("returns(%s%d:param%d)", r.Of, r.Index, r.Param))
+		} else {
+			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))
+		}
+	}
+	for _, c := range s.FuncCalls {
+		if c.Loop {
+			parts = append(parts, fmt.Sprintf("calls(%d,loop)", c.Param))
+		} else {
+			parts = append(parts, fmt.Sprintf("calls(%d)", c.Param))
+		}
 	}
 	if s.Retry != nil {
 		parts = append(parts, fmt.Sprintf("retry(%d,%d)", s.Retry.Attempts, s.Retry.Product))
@@ -120,5 +209,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && s.UnboundedCtxParam == 0 && s.Retry == nil && len(s.Effects) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && s.Retry == nil && len(s.Effects) == 0
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -40,9 +41,9 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resilvetsummary",
 	Doc:        "compute per-function resilience summaries (context use, outbound I/O) shared by the resilvet analyzers",
 	URL:        analysisutil.URL("summary"),
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
 	Run:        run,
-	FactTypes:  []analysis.Fact{(*FuncSummary)(nil)},
+	FactTypes:  []analysis.Fact{(*FuncSummary)(nil), (*ValueSummary)(nil)},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -84,6 +85,20 @@ type Result struct {
 	// Roots lists every root-context creation in the package, in source
 	// order, with the places its value flows to.
 	Roots []*RootUse
+
+	// Findings lists the outbound calls of the package that nothing
+	// bounds in time, in the order the engine met them.
+	Findings []*Finding
+
+	// Handlers lists the HTTP handlers (closures included) whose
+	// request's context reaches an outbound call unbounded: with no
+	// middleware setting a deadline, nothing bounds it (notimeout's edge
+	// mode).
+	Handlers []HandlerReach
+
+	// grpcTimeoutInterceptor is set when the package builds a gRPC client
+	// interceptor that puts a deadline on calls without one.
+	grpcTimeoutInterceptor bool
 
 	local    map[*types.Func]*FuncSummary
 	imported map[*types.Func]*FuncSummary
@@ -233,12 +248,46 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 
-	for _, d := range decls {
-		if s := res.local[d.fn]; !s.empty() {
-			pass.ExportObjectFact(d.fn, s)
+	// The SSA pass is always there under a driver; a harness that runs
+	// the summary on ill-typed code (the fuzz test) leaves it out.
+	if ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA); ok && !std && mayReachOutbound(pass.Pkg) {
+		e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs)
+		e.run()
+		e.mergeInto(res)
+		e.exportValueFacts()
+	}
+
+	for fn, s := range res.local {
+		if !s.empty() {
+			pass.ExportObjectFact(fn, s)
 		}
 	}
 	return res, nil
+}
+
+// mayReachOutbound reports whether the package imports, directly or
+// not, a package through which outbound work or contexts can pass:
+// others cannot have a claim, and the engine skips them.
+func mayReachOutbound(pkg *types.Package) bool {
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) bool
+	visit = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		switch p.Path() {
+		case "context", "net", "database/sql", "net/http":
+			return true
+		}
+		for _, q := range p.Imports() {
+			if visit(q) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(pkg)
 }
 
 // directDrop returns the evidence that the function creates a root context

@@ -1,0 +1,302 @@
+package notimeout
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+	"github.com/resilvet/resilvet/internal/report"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+const name = "notimeout"
+
+// Config holds notimeout's options. The zero value is the default.
+type Config struct {
+	// IncludeTests reports findings in _test.go files too. The shared
+	// -resilvet.include-tests flag turns it on for every analyzer.
+	IncludeTests bool
+	// Edge reports HTTP handlers whose r.Context() reaches an outbound
+	// call unbounded: without middleware that sets a deadline, the
+	// request's context has none.
+	Edge bool
+	// Main reports in package main even when it starts no server (a
+	// one-shot tool, which a user can interrupt).
+	Main bool
+	// ClientTimeout is the duration the suggested fixes write; 0 means
+	// 10 s.
+	ClientTimeout time.Duration
+}
+
+// Analyzer reports outbound calls that nothing bounds in time, with the
+// default configuration; its flags set that configuration.
+var Analyzer = newWithFlags()
+
+// New returns a notimeout analyzer bound to cfg. Integrations that carry
+// their own settings (the golangci-lint plugin) build fresh analyzers with
+// it instead of mutating flags shared by the whole process.
+func New(cfg Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      doc.Render(),
+		URL:      analysisutil.URL(name),
+		Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+	}
+}
+
+// newWithFlags returns the command line's analyzer: its flags fill one
+// Config that run reads.
+func newWithFlags() *analysis.Analyzer {
+	cfg := &Config{ClientTimeout: defaultTimeout}
+	a := New(Config{})
+	a.Run = func(pass *analysis.Pass) (any, error) { return run(pass, *cfg) }
+	a.Flags.BoolVar(&cfg.Edge, "edge", false, "report HTTP handlers whose r.Context() reaches an outbound call with no deadline")
+	a.Flags.BoolVar(&cfg.Main, "main", false, "report in package main of one-shot tools too")
+	a.Flags.Var(durationFlag{&cfg.ClientTimeout}, "client-timeout", "the timeout the suggested fixes write (default 10s)")
+	return a
+}
+
+const defaultTimeout = 10 * time.Second
+
+// durationFlag rejects durations a fix cannot use.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return defaultTimeout.String()
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d <= 0 || d%time.Millisecond != 0 {
+		return fmt.Errorf("client-timeout must be a positive whole number of milliseconds, got %s", s)
+	}
+	*f.d = d
+	return nil
+}
+
+var _ flag.Value = durationFlag{}
+
+func run(pass *analysis.Pass, cfg Config) (any, error) {
+	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	if len(sum.Findings) == 0 && (!cfg.Edge || len(sum.Handlers) == 0) {
+		return nil, nil
+	}
+	if cfg.ClientTimeout <= 0 {
+		cfg.ClientTimeout = defaultTimeout
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	if pass.Pkg.Name() == "main" && !cfg.Main && !startsServer(pass, ins) {
+		return nil, nil
+	}
+	c := &checker{
+		pass:  pass,
+		cfg:   cfg,
+		rep:   report.New(pass, name, cfg.IncludeTests || sum.IncludeTests),
+		calls: map[token.Pos]inspector.Cursor{},
+		lits:  map[token.Pos]inspector.Cursor{},
+	}
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.CallExpr:
+			c.calls[n.Lparen] = cur
+		case *ast.CompositeLit:
+			c.lits[n.Lbrace] = cur
+		}
+	}
+	c.fixes = newFixer(pass, cfg.ClientTimeout)
+	for _, f := range sum.Findings {
+		c.check(f)
+	}
+	if cfg.Edge {
+		for _, h := range sum.Handlers {
+			c.checkHandler(h)
+		}
+	}
+	c.flush()
+	return nil, nil
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	cfg   Config
+	rep   *report.Reporter
+	fixes *fixer
+	calls map[token.Pos]inspector.Cursor // by Lparen
+	lits  map[token.Pos]inspector.Cursor // by Lbrace
+	// byOrigin groups findings reported at the same root context.
+	pending []*analysis.Diagnostic
+	byPos   map[token.Pos]*analysis.Diagnostic
+}
+
+// check reports one finding of the engine.
+func (c *checker) check(f *summary.Finding) {
+	callCur, ok := c.calls[f.Pos]
+	if !ok {
+		return
+	}
+	call := callCur.Node().(*ast.CallExpr)
+	var ctxs, clients []summary.Origin
+	for _, o := range f.Origins {
+		switch o.Of {
+		case "ctx", "request", "call":
+			if o.CtxInScope {
+				// A context is in scope where the root is made: ctxdrop
+				// reports the dropped context; the fix is to use it.
+				return
+			}
+			ctxs = append(ctxs, o)
+		default:
+			clients = append(clients, o)
+		}
+	}
+	d := &analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: f.Kind}
+	via := ""
+	if len(f.Chain) > 0 {
+		via = " (via " + chainText(f) + ")"
+	}
+	switch {
+	case f.Bound == knowledge.Never && f.Kind == "http":
+		d.Message = fmt.Sprintf("%s uses http.DefaultClient, which has no timeout; use a client with Timeout or a request context with a deadline", f.Callee)
+	case f.Bound == knowledge.Never && f.Kind == "tls":
+		d.Message = fmt.Sprintf("%s has no timeout, so an unreachable peer holds the caller for minutes; use tls.DialWithDialer with a net.Dialer that has Timeout", f.Callee)
+	case f.Bound == knowledge.Never:
+		d.Message = fmt.Sprintf("%s has no dial timeout, so an unreachable peer holds the caller for minutes; use net.DialTimeout or a net.Dialer with Timeout", f.Callee)
+	case f.Bound == knowledge.ByTwinContext:
+		method := f.Callee[strings.LastIndex(f.Callee, ".")+1:]
+		d.Message = fmt.Sprintf("%s runs with context.Background() and no deadline, so a slow database holds the caller forever; use %sContext with a context that has a deadline", f.Callee, method)
+	case f.Bound == knowledge.ByClient:
+		d.Message = fmt.Sprintf("%s has no timeout: it sends its request without a context and %s has no Timeout; set Timeout on the client", f.Callee, describe(clients))
+		if lit, ok := c.literal(clients); ok {
+			c.fixes.addTimeout(d, lit)
+		}
+	case len(clients) > 0 && len(ctxs) > 0:
+		d.Message = fmt.Sprintf("%s has no deadline: the request's context (%s) has none and the client (%s) has no Timeout%s; set Timeout on the client or give the request a context with a deadline", f.Callee, describe(ctxs), describe(clients), via)
+		if lit, ok := c.literal(clients); ok {
+			c.fixes.addTimeout(d, lit)
+		}
+	case len(clients) > 0:
+		d.Message = fmt.Sprintf("%s has no timeout: %s is unbounded%s; set Timeout on it", f.Callee, describe(clients), via)
+		if lit, ok := c.literal(clients); ok {
+			c.fixes.addTimeout(d, lit)
+		}
+	case len(ctxs) == 1 && ctxs[0].Pos.IsValid() && ctxs[0].Of != "call":
+		// Report where the unbounded context is made.
+		o := ctxs[0]
+		rootCur, ok := c.calls[o.Pos]
+		if !ok {
+			return
+		}
+		root := rootCur.Node().(*ast.CallExpr)
+		d.Pos, d.End = root.Pos(), root.End()
+		d.Message = fmt.Sprintf("%s reaches %s%s with no deadline, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure", o.What, f.Outbound, via)
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "reaches " + f.Outbound + " here"})
+		if prev := c.byPos[d.Pos]; prev != nil {
+			if len(prev.Related) < 4 {
+				prev.Related = append(prev.Related, d.Related...)
+			}
+			return
+		}
+		c.fixes.ensure(d, rootCur)
+	default:
+		d.Message = fmt.Sprintf("%s gets a context with no deadline (%s)%s, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure", f.Callee, describe(ctxs), via)
+	}
+	for _, o := range f.Origins {
+		if o.Pos.IsValid() && (o.Pos < d.Pos || o.Pos >= d.End) {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: o.Pos, Message: o.What + " is made here"})
+		}
+	}
+	c.add(d)
+}
+
+// checkHandler reports, in edge mode, an HTTP handler whose request
+// context reaches an outbound call unbounded.
+func (c *checker) checkHandler(h summary.HandlerReach) {
+	d := &analysis.Diagnostic{
+		Pos:      h.Pos,
+		Category: "edge",
+		Message: fmt.Sprintf("handler %s passes r.Context(), which has no deadline unless middleware sets one, to %s (via %s); set a deadline at the edge with context.WithTimeout or http.TimeoutHandler",
+			h.Name, h.Reach.Call, linksText(h.Reach.Chain)),
+	}
+	c.add(d)
+}
+
+func (c *checker) add(d *analysis.Diagnostic) {
+	if c.byPos == nil {
+		c.byPos = map[token.Pos]*analysis.Diagnostic{}
+	}
+	if c.byPos[d.Pos] != nil {
+		return
+	}
+	c.byPos[d.Pos] = d
+	c.pending = append(c.pending, d)
+}
+
+func (c *checker) flush() {
+	for _, d := range c.pending {
+		c.rep.Report(*d)
+	}
+}
+
+// literal returns the composite literal that makes a client or dialer
+// without a timeout, when it is in this package.
+func (c *checker) literal(origins []summary.Origin) (inspector.Cursor, bool) {
+	for _, o := range origins {
+		if cur, ok := c.lits[o.Pos]; ok {
+			return cur, true
+		}
+	}
+	return inspector.Cursor{}, false
+}
+
+// describe names the origins of unbounded values: what and where.
+func describe(os []summary.Origin) string {
+	var parts []string
+	for _, o := range os {
+		if o.At != "" && o.At != "?" && o.Of != "call" {
+			parts = append(parts, o.What+" at "+o.At)
+		} else {
+			parts = append(parts, o.What)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func chainText(f *summary.Finding) string {
+	return f.Callee + " -> " + linksText(f.Chain)
+}
+
+func linksText(links []summary.Link) string {
+	var names []string
+	for _, l := range links {
+		names = append(names, l.Func)
+	}
+	return strings.Join(names, " -> ")
+}
+
+// startsServer reports whether the package starts a server: its main is
+// then a service, not a one-shot tool.
+func startsServer(pass *analysis.Pass, ins *inspector.Inspector) bool {
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		fn := analysisutil.CalleeFunc(pass.TypesInfo, cur.Node().(*ast.CallExpr))
+		if fn != nil && knowledge.IsServe(fn.FullName()) {
+			return true
+		}
+	}
+	return false
+}

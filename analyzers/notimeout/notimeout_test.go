@@ -1,0 +1,14 @@
+package notimeout_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilvet/resilvet/analyzers/notimeout"
+	"github.com/resilvet/resilvet/internal/resilvettest"
+)
+
+func TestBasic(t *testing.T) {
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/basic"))
+}

@@ -1,0 +1,768 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The engine computes, over SSA, the claims of every function of the
+// package: which kinds of outbound work it reaches, which parameters
+// reach outbound calls unbounded, what its results are, which func
+// parameters it calls. It goes bottom-up over the package's call graph
+// (callees, and closures, before callers), iterating strongly connected
+// components to a fixed point with a cap, and reads facts for callees in
+// other packages.
+
+// maxRounds caps the iterations of one strongly connected component;
+// past it the component's functions make no claims.
+const maxRounds = 6
+
+// fnInfo is what the engine knows about one SSA function.
+type fnInfo struct {
+	fn       *ssa.Function
+	obj      *types.Func // nil for closures and package initialisers
+	outbound map[string]bool
+	reaches  []Reach
+	results  []ValueClaim
+	calls    []FuncCall
+}
+
+type storeSite struct {
+	val ssa.Value
+}
+
+type engine struct {
+	pass  *analysis.Pass
+	res   *Result
+	funcs []*ssa.Function
+	local map[*ssa.Function]*fnInfo
+	byObj map[*types.Func]*fnInfo
+	// ifaceSums holds the claims of the package's interface methods.
+	ifaceSums map[*types.Func]*FuncSummary
+	// stores lists, per struct field and package-level variable, every
+	// value the package stores there.
+	stores map[*types.Var][]storeSite
+	// varMemo caches varValue; varBusy guards cycles through fields.
+	varMemo map[varKey]value
+	varBusy map[*types.Var]bool
+	// seen dedups findings: a call is visited again in each round of its
+	// component.
+	seen map[findingKey]bool
+	ev      *evaluator
+	// pending holds claims found in closures about their enclosing
+	// functions' parameters, merged when the enclosing function is done.
+	pending map[*ssa.Function][]Reach
+	// findings are the unbounded outbound calls found in the package.
+	findings []*Finding
+}
+
+func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function) *engine {
+	e := &engine{
+		pass:    pass,
+		res:     res,
+		local:     map[*ssa.Function]*fnInfo{},
+		byObj:     map[*types.Func]*fnInfo{},
+		ifaceSums: map[*types.Func]*FuncSummary{},
+		stores:  map[*types.Var][]storeSite{},
+		varMemo: map[varKey]value{},
+		varBusy: map[*types.Var]bool{},
+		seen:    map[findingKey]bool{},
+		pending: map[*ssa.Function][]Reach{},
+	}
+	e.funcs = append(e.funcs, srcFuncs...)
+	if init := pkg.Func("init"); init != nil {
+		e.funcs = append(e.funcs, init)
+		e.funcs = append(e.funcs, init.AnonFuncs...)
+	}
+	for _, fn := range e.funcs {
+		if fn.Synthetic == "" || fn.Name() == "init" {
+			e.scanInterceptors(fn)
+		}
+		info := &fnInfo{fn: fn, outbound: map[string]bool{}}
+		if obj, ok := fn.Object().(*types.Func); ok {
+			info.obj = obj
+			e.byObj[obj] = info
+		}
+		e.local[fn] = info
+		e.collectStores(fn)
+	}
+	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
+	return e
+}
+
+// mergeInto records the engine's claims in the package's summaries: the
+// ones the reporting analyzers read and the facts exported.
+func (e *engine) mergeInto(res *Result) {
+	for _, fn := range e.funcs {
+		info := e.local[fn]
+		if info.obj == nil {
+			continue
+		}
+		s := res.local[info.obj]
+		if s == nil {
+			s = &FuncSummary{}
+			res.local[info.obj] = s
+		}
+		es := info.summary()
+		s.Outbound, s.Reaches, s.Results, s.FuncCalls = es.Outbound, es.Reaches, es.Results, es.FuncCalls
+	}
+	for m, s := range e.ifaceSums {
+		res.local[m] = s
+	}
+	for _, fn := range e.funcs {
+		if !isHandler(fn.Signature) {
+			continue
+		}
+		for _, r := range e.local[fn].reaches {
+			if r.Of == "request" && r.Param == 1 {
+				res.Handlers = append(res.Handlers, HandlerReach{Pos: fn.Pos(), Name: funcDisplay(fn), Reach: r})
+				break
+			}
+		}
+	}
+}
+
+// isHandler reports whether sig is func(http.ResponseWriter, *http.Request).
+func isHandler(sig *types.Signature) bool {
+	p := sig.Params()
+	if p.Len() != 2 || sig.Results().Len() != 0 || !analysisutil.IsHTTPRequestPtr(p.At(1).Type()) {
+		return false
+	}
+	n, ok := types.Unalias(p.At(0).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "ResponseWriter"
+}
+
+// exportValueFacts exports what the package knows about its fields and
+// package-level variables, for the packages that read them.
+func (e *engine) exportValueFacts() {
+	for v := range e.stores {
+		if v.Pkg() != e.pass.Pkg {
+			continue
+		}
+		d, ok := domainOfType(v.Type())
+		if !ok {
+			continue
+		}
+		val := e.varValue(d, v)
+		c := ValueClaim{Of: d.String()}
+		switch val.state() {
+		case stBounded:
+			c.State = "bounded"
+		case stUnbounded:
+			u := val.unbounded()[0]
+			c.State, c.What, c.At = "unbounded", u.what, e.srcAt(u)
+		default:
+			continue
+		}
+		e.pass.ExportObjectFact(v, &ValueSummary{Value: c})
+	}
+}
+
+// scanInterceptors notes a timeout interceptor built in fn.
+func (e *engine) scanInterceptors(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && knowledge.TimeoutInterceptorOf(calleeName(c.Common())) {
+				e.res.grpcTimeoutInterceptor = true
+			}
+		}
+	}
+}
+
+// collectStores records every store into a struct field or a package
+// variable.
+func (e *engine) collectStores(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			s, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			switch a := s.Addr.(type) {
+			case *ssa.FieldAddr:
+				if st, ok := structOf(a.X.Type()); ok {
+					f := st.Field(a.Field)
+					e.stores[f] = append(e.stores[f], storeSite{s.Val})
+				}
+			case *ssa.Global:
+				if v, ok := a.Object().(*types.Var); ok {
+					e.stores[v] = append(e.stores[v], storeSite{s.Val})
+				}
+			}
+		}
+	}
+}
+
+// varValue is the value held by a struct field or package-level variable:
+// the union of what the package stores into it, when the package is the
+// only writer (unexported fields, variables of this package); else the
+// fact of the package that declares it.
+func (e *engine) varValue(d domain, v *types.Var) value {
+	if v.Pkg() != e.pass.Pkg {
+		var vs ValueSummary
+		if v.Pkg() != nil && e.pass.ImportObjectFact(v, &vs) && vs.Value.Of == d.String() {
+			return claimValue(vs.Value, token.NoPos)
+		}
+		return unknown
+	}
+	if v.IsField() && v.Exported() {
+		return unknown // other packages may store into it
+	}
+	key := varKey{d, v}
+	if r, ok := e.varMemo[key]; ok {
+		return r
+	}
+	if e.varBusy[v] {
+		return unknown
+	}
+	e.varBusy[v] = true
+	defer delete(e.varBusy, v)
+	sites := e.stores[v]
+	if len(sites) == 0 {
+		return unknown
+	}
+	var vs []value
+	for _, s := range sites {
+		val := e.ev.eval(d, s.val)
+		// A parameter of the function that stores it (a constructor's
+		// argument) is not known here.
+		for _, src := range val {
+			if src.kind == srcParam {
+				val = unknown
+				break
+			}
+		}
+		vs = append(vs, val)
+	}
+	r := join(vs...)
+	e.varMemo[key] = r
+	return r
+}
+
+type varKey struct {
+	d domain
+	v *types.Var
+}
+
+// claimValue turns a claim from a fact into a value; pos is where the
+// claim is used.
+func claimValue(c ValueClaim, pos token.Pos) value {
+	switch c.State {
+	case "bounded":
+		return bounded()
+	case "unbounded":
+		return value{{kind: srcUnbounded, pos: pos, what: c.What, at: c.At}}
+	}
+	return unknown
+}
+
+// run computes every claim. Results first, over the whole package to a
+// fixed point (values flow into closures from their enclosing functions,
+// whose callees must be known), then the rest bottom-up.
+func (e *engine) run() {
+	order := e.sccs()
+	for round := 0; round < maxRounds; round++ {
+		changed := false
+		e.resetMemo()
+		for _, scc := range order {
+			for _, fn := range scc {
+				info := e.local[fn]
+				r := e.resultsOf(fn)
+				if !equalClaims(r, info.results) {
+					info.results = r
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+		if round == maxRounds-1 {
+			for _, info := range e.local {
+				info.results = nil
+			}
+		}
+	}
+	e.resetMemo()
+	for _, scc := range order {
+		e.summariseSCC(scc)
+	}
+	// Calls through the package's own interfaces see the claims of its
+	// implementations on a second pass.
+	if e.interfaceClaims() && e.callsOwnInterfaces() {
+		for _, scc := range order {
+			e.summariseSCC(scc)
+		}
+		e.interfaceClaims()
+	}
+}
+
+// callsOwnInterfaces reports whether the package calls a method of an
+// interface it declares and has claims for.
+func (e *engine) callsOwnInterfaces() bool {
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().IsInvoke() && e.ifaceSums[c.Common().Method] != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (e *engine) resetMemo() {
+	e.ev.memo = map[evalKey]value{}
+	e.varMemo = map[varKey]value{}
+}
+
+// summariseSCC computes the outbound kinds, reaches and func calls of one
+// strongly connected component of the call graph.
+func (e *engine) summariseSCC(scc []*ssa.Function) {
+	for round := 0; ; round++ {
+		if round == maxRounds {
+			for _, fn := range scc {
+				info := e.local[fn]
+				info.reaches, info.calls = nil, nil
+			}
+			return
+		}
+		changed := false
+		for _, fn := range scc {
+			if e.summariseFunc(fn) {
+				changed = true
+			}
+		}
+		if !changed || len(scc) == 1 && !e.selfRecursive(scc[0]) {
+			return
+		}
+	}
+}
+
+func (e *engine) selfRecursive(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// summariseFunc (re)computes fn's claims and reports whether they grew.
+func (e *engine) summariseFunc(fn *ssa.Function) bool {
+	info := e.local[fn]
+	before := len(info.outbound) + len(info.reaches) + len(info.calls)
+	loops := loopBlocks(fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				e.visitCall(info, instr, loops[b])
+			case *ssa.MakeClosure:
+				// A closure's outbound work is its creator's too.
+				if c := e.local[instr.Fn.(*ssa.Function)]; c != nil {
+					for k := range c.outbound {
+						info.outbound[k] = true
+					}
+				}
+			}
+		}
+	}
+	for _, r := range e.pending[fn] {
+		info.reaches = addReach(info.reaches, r)
+	}
+	return len(info.outbound)+len(info.reaches)+len(info.calls) != before
+}
+
+// visitCall applies one call instruction to the caller's claims.
+func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction, inLoop bool) {
+	c := instr.Common()
+	name := calleeName(c)
+	if o, ok := knowledge.OutboundOf(name); ok && e.outboundApplies(c, o) {
+		info.outbound[o.Kind.String()] = true
+		e.checkOutbound(info, instr, name, o)
+	}
+	if s := e.summaryOf(c); s != nil {
+		for _, k := range s.Outbound {
+			info.outbound[k] = true
+		}
+		for _, r := range s.Reaches {
+			e.checkReach(info, instr, r)
+		}
+	}
+	// A call through a func-typed parameter (possibly captured).
+	if !c.IsInvoke() && c.StaticCallee() == nil {
+		if p, ok := c.Value.(*ssa.Parameter); ok && p.Parent() == info.fn {
+			if idx := sigIndex(info.fn, p); idx >= 0 {
+				info.calls = addFuncCall(info.calls, FuncCall{Param: idx, Loop: inLoop, At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())})
+			}
+		}
+	}
+}
+
+// outboundApplies filters table matches that need the signature: the
+// patterns and the user's names apply to methods taking a context.
+func (e *engine) outboundApplies(c *ssa.CallCommon, o knowledge.Outbound) bool {
+	if o.Kind != knowledge.Custom && o.Kind != knowledge.AWS && o.Kind != knowledge.Mongo && o.Kind != knowledge.Elasticsearch {
+		return true
+	}
+	if o.Kind == knowledge.Custom {
+		return true
+	}
+	sig := c.Signature()
+	return sig.Params().Len() > 0 && analysisutil.IsContext(sig.Params().At(0).Type())
+}
+
+// summaryOf returns the summary of the called function: a local one, a
+// fact, or an interface method's union.
+func (e *engine) summaryOf(c *ssa.CallCommon) *FuncSummary {
+	if fn := c.StaticCallee(); fn != nil {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if info := e.local[fn]; info != nil {
+			return info.summary()
+		}
+	}
+	f := calleeFunc(c)
+	if s := e.ifaceSums[f]; s != nil {
+		return s
+	}
+	return e.imported(f)
+}
+
+// imported returns the fact of a function of another package, importing
+// it on first use (facts can be read only while the pass runs, so the
+// Result keeps what was read for the reporting analyzers).
+func (e *engine) imported(f *types.Func) *FuncSummary {
+	if f == nil || f.Pkg() == nil || f.Pkg() == e.pass.Pkg {
+		return nil
+	}
+	f = f.Origin()
+	if s, seen := e.res.imported[f]; seen {
+		return s
+	}
+	var s FuncSummary
+	if e.pass.ImportObjectFact(f, &s) {
+		e.res.imported[f] = &s
+		return &s
+	}
+	e.res.imported[f] = nil
+	return nil
+}
+
+// summary renders the claims computed so far as a FuncSummary (outbound
+// kinds, reaches, results and func calls only).
+func (info *fnInfo) summary() *FuncSummary {
+	s := &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls}
+	for k := range info.outbound {
+		s.Outbound = append(s.Outbound, k)
+	}
+	sort.Strings(s.Outbound)
+	return s
+}
+
+// sigIndex returns p's index among fn's signature parameters (receiver
+// excluded), or -1 for the receiver.
+func sigIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			if fn.Signature.Recv() != nil {
+				return i - 1
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// loopBlocks returns the blocks that lie on a cycle of fn's control-flow
+// graph. Past a size cap no block is treated as looping (no claim).
+func loopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	if len(fn.Blocks) > 400 {
+		return out
+	}
+	for _, b := range fn.Blocks {
+		seen := map[*ssa.BasicBlock]bool{}
+		stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == b {
+				out[b] = true
+				break
+			}
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			stack = append(stack, n.Succs...)
+		}
+	}
+	return out
+}
+
+// sccs orders the package's functions into strongly connected components
+// of the call graph, callees first. A function's closures count as its
+// callees.
+func (e *engine) sccs() [][]*ssa.Function {
+	edges := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range e.funcs {
+		seen := map[*ssa.Function]bool{}
+		add := func(g *ssa.Function) {
+			if g != nil && e.local[g] != nil && !seen[g] {
+				seen[g] = true
+				edges[fn] = append(edges[fn], g)
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if g := c.Common().StaticCallee(); g != nil {
+						if g.Origin() != nil {
+							g = g.Origin()
+						}
+						add(g)
+					}
+				}
+			}
+		}
+	}
+	// Tarjan's algorithm emits components in reverse topological order:
+	// callees first.
+	var (
+		index   = map[*ssa.Function]int{}
+		low     = map[*ssa.Function]int{}
+		onStack = map[*ssa.Function]bool{}
+		stack   []*ssa.Function
+		out     [][]*ssa.Function
+		next    int
+	)
+	var strong func(v *ssa.Function)
+	strong = func(v *ssa.Function) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range edges[v] {
+			if _, ok := index[w]; !ok {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var scc []*ssa.Function
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				scc = append(scc, w)
+				if w == v {
+					break
+				}
+			}
+			out = append(out, scc)
+		}
+	}
+	for _, fn := range e.funcs {
+		if _, ok := index[fn]; !ok {
+			strong(fn)
+		}
+	}
+	return out
+}
+
+// resultsOf computes the claims about fn's results.
+func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
+	res := fn.Signature.Results()
+	var out []ValueClaim
+	for i := range res.Len() {
+		d, ok := domainOfType(res.At(i).Type())
+		if !ok {
+			continue
+		}
+		var vs []value
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+				vs = append(vs, e.ev.eval(d, ret.Results[i]))
+			}
+		}
+		v := join(vs...)
+		c := ValueClaim{Index: i, Of: d.String()}
+		switch v.state() {
+		case stBounded:
+			c.State = "bounded"
+		case stUnbounded:
+			u := v.unbounded()[0]
+			c.State, c.What, c.At = "unbounded", u.what, e.srcAt(u)
+		case stParam:
+			ps := v.params()
+			if len(ps) != 1 || ps[0].fn != fn {
+				continue
+			}
+			idx := sigIndex(fn, fn.Params[ps[0].param])
+			if idx < 0 {
+				continue
+			}
+			c.State, c.Param = "param", idx
+		default:
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// srcAt renders where an unbounded source is made.
+func (e *engine) srcAt(s src) string {
+	if s.at != "" {
+		return s.at
+	}
+	return analysisutil.ShortPos(e.pass.Fset, s.pos)
+}
+
+// domainOfType says which domain follows values of type t.
+func domainOfType(t types.Type) (domain, bool) {
+	switch {
+	case analysisutil.IsContext(t):
+		return domCtx, true
+	case analysisutil.IsHTTPRequestPtr(t):
+		return domRequest, true
+	case isNamedPtr(t, "net/http", "Client"):
+		return domClient, true
+	}
+	return 0, false
+}
+
+func isNamedPtr(t types.Type, pkg, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func equalClaims(a, b []ValueClaim) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func addReach(rs []Reach, r Reach) []Reach {
+	for _, o := range rs {
+		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call {
+			return rs
+		}
+	}
+	if len(rs) >= maxReaches {
+		return rs
+	}
+	rs = append(rs, r)
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Param != b.Param {
+			return a.Param < b.Param
+		}
+		if a.Of != b.Of {
+			return a.Of < b.Of
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Call < b.Call
+	})
+	return rs
+}
+
+// maxReaches caps the reach claims of one function: a fact stays small.
+const maxReaches = 8
+
+func addFuncCall(cs []FuncCall, c FuncCall) []FuncCall {
+	for i, o := range cs {
+		if o.Param == c.Param {
+			if c.Loop && !o.Loop {
+				cs[i] = c
+			}
+			return cs
+		}
+	}
+	cs = append(cs, c)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Param < cs[j].Param })
+	return cs
+}
+
+// calleeName is the full name of the called function or interface
+// method, or "" for calls through func values and builtins.
+func calleeName(c *ssa.CallCommon) string {
+	if f := calleeFunc(c); f != nil {
+		return f.FullName()
+	}
+	return ""
+}
+
+// calleeFunc is the called function or interface method as an object,
+// generic instantiations mapped to their origin.
+func calleeFunc(c *ssa.CallCommon) *types.Func {
+	if c.IsInvoke() {
+		return c.Method
+	}
+	if fn := c.StaticCallee(); fn != nil {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			return obj.Origin()
+		}
+	}
+	return nil
+}
+
+// calleeDisplay names the callee in messages.
+func calleeDisplay(c *ssa.CallCommon) string {
+	if f := calleeFunc(c); f != nil {
+		return analysisutil.FuncName(f)
+	}
+	return "a function value"
+}
+
+// funcDisplay names an SSA function in chains: closures after the
+// function that makes them.
+func funcDisplay(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return analysisutil.FuncName(obj)
+	}
+	for p := fn.Parent(); p != nil; p = p.Parent() {
+		if obj, ok := p.Object().(*types.Func); ok {
+			return analysisutil.FuncName(obj) + " (closure)"
+		}
+	}
+	return fn.Name()
+}
+
+func shortName(full string) string {
+	if i := strings.LastIndex(full, "/"); i >= 0 {
+		full = full[i+1:]
+	}
+	return full
+}

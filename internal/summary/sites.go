@@ -1,0 +1,368 @@
+package summary
+
+import (
+	"go/constant"
+	"sort"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// Finding is an outbound call that nothing bounds in time: every value
+// that could bound it (a context deadline, a client Timeout, a dialer
+// timeout) is unbounded on some path, and each comes from a place we
+// know. Read by notimeout.
+type Finding struct {
+	// Pos is the opening parenthesis of the call in this package (the
+	// outbound call itself, or the call of a helper that reaches one):
+	// SSA keeps no more of the syntax, and the reader finds the call
+	// expression there.
+	Pos token.Pos
+	// Func is the function containing the call.
+	Func *ssa.Function
+	// Callee names the called function in source form ("http.Get",
+	// "lib.Fetch"); Outbound names the outbound call finally reached
+	// (the same when the call is outbound itself).
+	Callee, Outbound string
+	// Kind is the outbound kind ("http", "grpc", …) and Bound what could
+	// have bounded it.
+	Kind  string
+	Bound knowledge.Bound
+	// Origins are the unbounded values reaching the call, in the order
+	// context first, then client or dialer.
+	Origins []Origin
+	// Chain lists the calls from Callee to the outbound call, when
+	// Callee is a helper; the last link is the outbound call.
+	Chain []Link
+}
+
+// Origin is where an unbounded value is made.
+type Origin struct {
+	// Of is "ctx", "request", "client", "dialer" or "call" (the call
+	// itself has no bound: http.Get, net.Dial).
+	Of string
+	// What names it: "context.Background()", "http.DefaultClient".
+	What string
+	// Pos is where it is made in this package (the call of a helper that
+	// returns it, when made in another package); At is the same as text,
+	// or where the helper makes it.
+	Pos token.Pos
+	At  string
+	// Func is the function that makes it.
+	Func *ssa.Function
+	// CtxInScope is set for a root context (or a call that makes one
+	// inside) made where a context or request is in scope: ctxdrop's
+	// finding.
+	CtxInScope bool
+}
+
+// HandlerReach is an HTTP handler whose request reaches outbound work
+// with no deadline added on the way.
+type HandlerReach struct {
+	Pos   token.Pos // the handler's declaration or literal
+	Name  string    // source form; closures after their enclosing function
+	Reach Reach
+}
+
+type findingKey struct {
+	pos      token.Pos
+	outbound string
+}
+
+// part is one value that could bound an outbound call.
+type part struct {
+	d domain
+	v value
+}
+
+// checkOutbound decides whether a call from the outbound table is
+// bounded, records a finding when it is not, and a reach claim when the
+// caller's parameter decides.
+func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) {
+	c := instr.Common()
+	ev := e.ev
+	call := func(what string) part {
+		return part{d: domCtx, v: value{{kind: srcUnbounded, fn: info.fn, pos: c.Pos(), what: what, dropped: true}}}
+	}
+	var parts []part
+	switch o.Bound {
+	case knowledge.ByContext:
+		idx := o.CtxParam
+		if idx < 0 {
+			idx = firstContextParam(c.Signature())
+		}
+		a := argOf(c, idx)
+		if idx < 0 || a == nil || !analysisutil.IsContext(a.Type()) {
+			return
+		}
+		if o.Kind == knowledge.GRPC && e.res.grpcTimeoutInterceptor {
+			return
+		}
+		parts = []part{{domCtx, ev.eval(domCtx, a)}}
+	case knowledge.ByClientOrRequest:
+		if len(c.Args) < 2 || c.IsInvoke() {
+			return
+		}
+		parts = []part{{domRequest, ev.eval(domRequest, c.Args[1])}, {domClient, ev.eval(domClient, c.Args[0])}}
+	case knowledge.ByClient:
+		if len(c.Args) < 1 || c.IsInvoke() {
+			return
+		}
+		parts = []part{call(displayName(name) + "'s context.Background()"), {domClient, ev.eval(domClient, c.Args[0])}}
+	case knowledge.Never:
+		if localNetwork(c, name) {
+			return
+		}
+		what := "no dial timeout"
+		if o.DefaultClient {
+			what = "http.DefaultClient, which has no timeout"
+		}
+		parts = []part{call(what)}
+	case knowledge.ByDialer:
+		if len(c.Args) < 1 || c.IsInvoke() || localNetwork(c, name) {
+			return
+		}
+		parts = []part{{domDialer, ev.eval(domDialer, c.Args[0])}}
+		if o.CtxParam >= 0 {
+			if a := argOf(c, o.CtxParam); a != nil {
+				parts = append([]part{{domCtx, ev.eval(domCtx, a)}}, parts...)
+			}
+		}
+	case knowledge.ByTwinContext:
+		if ctxInScope(info.fn) {
+			return // ctxdrop's: the twin with the context in scope
+		}
+		parts = []part{call("context.Background() inside " + shortName(name))}
+	default:
+		return
+	}
+	e.decide(info, instr, parts, Finding{Callee: displayName(name), Outbound: displayName(name), Kind: o.Kind.String(), Bound: o.Bound}, nil)
+}
+
+// checkReach applies a callee's reach claim at a call: the argument
+// decides.
+func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
+	c := instr.Common()
+	d, ok := domainOf(r.Of)
+	a := argOf(c, r.Param)
+	if !ok || a == nil {
+		return
+	}
+	link := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}
+	chain := capChain(append([]Link{link}, r.Chain...))
+	parts := []part{{d, e.ev.eval(d, a)}}
+	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain)
+}
+
+// decide turns the parts of a call into a finding (every part
+// unbounded), a reach claim (the parts are unbounded but one, which is a
+// parameter), or nothing (some part is bounded or unknown).
+func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f Finding, chain []Link) {
+	var param *part
+	for i := range parts {
+		switch parts[i].v.state() {
+		case stBounded, stUnknown:
+			return
+		case stParam:
+			if param != nil {
+				return // two parameters decide together: no claim
+			}
+			param = &parts[i]
+		}
+	}
+	if chain == nil {
+		chain = []Link{{Func: f.Outbound, At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}}
+		f.Chain = nil
+	} else {
+		f.Chain = chain[1:]
+	}
+	if param != nil {
+		for _, s := range param.v.params() {
+			owner := s.fn
+			idx := sigIndex(owner, owner.Params[s.param])
+			if idx < 0 {
+				continue
+			}
+			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain}
+			if owner == info.fn {
+				info.reaches = addReach(info.reaches, r)
+			} else {
+				// A closure reaching its enclosing function's parameter:
+				// the enclosing function makes the claim.
+				r.Chain = capChain(append([]Link{{Func: funcDisplay(info.fn), At: analysisutil.ShortPos(e.pass.Fset, info.fn.Pos())}}, chain...))
+				e.pending[owner] = append(e.pending[owner], r)
+			}
+		}
+		return
+	}
+	pos := instr.Common().Pos()
+	key := findingKey{pos, f.Outbound}
+	if e.seen[key] || !pos.IsValid() {
+		return
+	}
+	e.seen[key] = true
+	f.Pos = pos
+	f.Func = info.fn
+	for _, p := range parts {
+		for _, s := range p.v.unbounded() {
+			of := p.d.String()
+			if s.fn == info.fn && s.pos == pos {
+				of = "call"
+			}
+			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Func: s.fn, CtxInScope: s.dropped && s.fn != nil && ctxInScope(s.fn)})
+		}
+	}
+	e.res.Findings = append(e.res.Findings, &f)
+}
+
+// firstContextParam returns the index of the first context parameter.
+func firstContextParam(sig *types.Signature) int {
+	for i := range sig.Params().Len() {
+		if analysisutil.IsContext(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// localNetwork reports whether a dial's network argument is a constant
+// naming a network that waits on no remote peer: Unix sockets, and UDP,
+// whose "dial" sends nothing.
+func localNetwork(c *ssa.CallCommon, name string) bool {
+	idx := 0
+	switch name {
+	case "(*net.Dialer).Dial", "(*net.Dialer).DialContext":
+		idx = 1
+		if name == "(*net.Dialer).DialContext" {
+			idx = 2
+		}
+	case "crypto/tls.DialWithDialer":
+		idx = 1
+	}
+	if idx >= len(c.Args) {
+		return false
+	}
+	k, ok := c.Args[idx].(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+		return false
+	}
+	n := constant.StringVal(k.Value)
+	return strings.HasPrefix(n, "unix") || strings.HasPrefix(n, "udp") || strings.HasPrefix(n, "ip")
+}
+
+// ctxInScope reports whether a context or an *http.Request is in scope
+// in fn: a parameter, or for a closure a captured variable.
+func ctxInScope(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if p.Name() != "_" && (analysisutil.IsContext(p.Type()) || analysisutil.IsHTTPRequestPtr(p.Type())) {
+			return true
+		}
+	}
+	for _, fv := range fn.FreeVars {
+		t := fv.Type()
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if analysisutil.IsContext(t) || analysisutil.IsHTTPRequestPtr(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// displayName turns a full name into source form: "(*net/http.Client).Do"
+// becomes "http.Client.Do", "net/http.Get" becomes "http.Get".
+func displayName(full string) string {
+	s := strings.NewReplacer("(*", "", "(", "", ")", "").Replace(full)
+	if i := strings.LastIndex(s, "/"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+func capChain(c []Link) []Link {
+	if len(c) > maxChain {
+		return c[:maxChain]
+	}
+	return c
+}
+
+// interfaceClaims gives each interface method declared in the package
+// the union of the claims of its implementations in the package: how a
+// generated gRPC client's interface carries its Invoke calls to callers
+// in other packages. It reports whether any claim was made.
+func (e *engine) interfaceClaims() bool {
+	scope := e.pass.Pkg.Scope()
+	var impls []*types.TypeName
+	var ifaces []*types.TypeName
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if _, ok := tn.Type().Underlying().(*types.Interface); ok {
+			ifaces = append(ifaces, tn)
+		} else if _, ok := tn.Type().(*types.Named); ok {
+			impls = append(impls, tn)
+		}
+	}
+	made := false
+	for _, it := range ifaces {
+		iface := it.Type().Underlying().(*types.Interface)
+		if iface.NumMethods() == 0 {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			m := iface.Method(i)
+			if m.Pkg() != e.pass.Pkg {
+				continue
+			}
+			var sum FuncSummary
+			outbound := map[string]bool{}
+			for _, tn := range impls {
+				named := tn.Type().(*types.Named)
+				if named.TypeParams().Len() > 0 {
+					continue
+				}
+				var t types.Type = named
+				if !types.Implements(t, iface) {
+					t = types.NewPointer(named)
+					if !types.Implements(t, iface) {
+						continue
+					}
+				}
+				obj, _, _ := types.LookupFieldOrMethod(t, true, e.pass.Pkg, m.Name())
+				impl, ok := obj.(*types.Func)
+				if !ok {
+					continue
+				}
+				info := e.byObj[impl]
+				if info == nil {
+					continue
+				}
+				for k := range info.outbound {
+					outbound[k] = true
+				}
+				for _, r := range info.reaches {
+					r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
+					sum.Reaches = addReach(sum.Reaches, r)
+				}
+			}
+			for k := range outbound {
+				sum.Outbound = append(sum.Outbound, k)
+			}
+			if len(sum.Outbound) == 0 && len(sum.Reaches) == 0 {
+				continue
+			}
+			sort.Strings(sum.Outbound)
+			e.ifaceSums[m] = &sum
+			made = true
+		}
+	}
+	return made
+}

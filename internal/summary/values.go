@@ -1,0 +1,556 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+)
+
+// The engine's abstract values. Each SSA value of interest (a context, an
+// *http.Client, an *http.Request, a *net.Dialer) is described by the set
+// of its sources: where, on each path, it comes from. A source is bounded
+// (a deadline or a timeout is set), unbounded (none is, and we know where
+// it is made), a parameter of some function (the caller decides), or
+// unknown (anything we cannot follow). Merges at phi nodes are unions.
+
+// domain is the kind of value followed.
+type domain uint8
+
+const (
+	// domCtx follows a context.Context: bounded when it carries a deadline.
+	domCtx domain = iota
+	// domRequest follows an *http.Request by its context.
+	domRequest
+	// domClient follows an *http.Client: bounded when Timeout is set.
+	domClient
+	// domDialer follows a *net.Dialer: bounded when Timeout or Deadline
+	// is set.
+	domDialer
+)
+
+var domainNames = [...]string{"ctx", "request", "client", "dialer"}
+
+func (d domain) String() string { return domainNames[d] }
+
+func domainOf(name string) (domain, bool) {
+	for i, n := range domainNames {
+		if n == name {
+			return domain(i), true
+		}
+	}
+	return 0, false
+}
+
+type srcKind uint8
+
+const (
+	srcUnknown srcKind = iota
+	srcBounded
+	srcUnbounded
+	srcParam
+)
+
+// src is one source of a value.
+type src struct {
+	kind srcKind
+	// fn and param name the parameter, for srcParam (param indexes
+	// fn.Params, receiver included); for srcUnbounded, fn is the
+	// function where the value is made.
+	fn    *ssa.Function
+	param int
+	dom   domain // for srcParam: what the parameter is followed as
+	// pos and what say where and what an unbounded value is
+	// ("context.Background()", "http.DefaultClient").
+	pos  token.Pos
+	what string
+	// at is the position as text, for values made in another package.
+	at string
+	// dropped marks a root context (or a call that makes one inside)
+	// where ctxdrop has the finding when a context is in scope.
+	dropped bool
+}
+
+// value is a set of sources, kept small: past maxSources it is unknown.
+type value []src
+
+const maxSources = 8
+
+var unknown = value{{kind: srcUnknown}}
+
+func bounded() value { return value{{kind: srcBounded}} }
+
+func join(vs ...value) value {
+	var out value
+	for _, v := range vs {
+	next:
+		for _, s := range v {
+			for _, o := range out {
+				if o == s {
+					continue next
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	if len(out) > maxSources {
+		return unknown
+	}
+	return out
+}
+
+// state summarises a value for a decision.
+type state uint8
+
+const (
+	stUnknown   state = iota // some source cannot be followed: no claim
+	stBounded                // every path is bounded
+	stUnbounded              // some path is unbounded, and no path comes from a parameter
+	stParam                  // some path passes a parameter through: the caller decides
+)
+
+func (v value) state() state {
+	if len(v) == 0 {
+		return stUnknown
+	}
+	st := stBounded
+	for _, s := range v {
+		switch s.kind {
+		case srcUnknown:
+			return stUnknown
+		case srcParam:
+			st = stParam
+		case srcUnbounded:
+			if st == stBounded {
+				st = stUnbounded
+			}
+		}
+	}
+	// A parameter with an unbounded fallback ("if ctx == nil { ctx =
+	// context.Background() }") is the caller's value: the fallback is a
+	// guard, not a choice.
+	return st
+}
+
+// unbounded returns the value's unbounded sources, sorted by position.
+func (v value) unbounded() []src {
+	var out []src
+	for _, s := range v {
+		if s.kind == srcUnbounded {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
+}
+
+// params returns the value's parameter sources.
+func (v value) params() []src {
+	var out []src
+	for _, s := range v {
+		if s.kind == srcParam {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+type evalKey struct {
+	d domain
+	v ssa.Value
+}
+
+// evaluator follows SSA values to their sources. It is memoised per
+// engine phase; a value on a cycle of its own definitions is unknown
+// while it is being evaluated.
+type evaluator struct {
+	e    *engine
+	memo map[evalKey]value
+}
+
+func (ev *evaluator) eval(d domain, v ssa.Value) value {
+	if v == nil {
+		return unknown
+	}
+	k := evalKey{d, v}
+	if r, ok := ev.memo[k]; ok {
+		return r
+	}
+	ev.memo[k] = unknown // cycle guard
+	r := ev.compute(d, v)
+	ev.memo[k] = r
+	return r
+}
+
+func (ev *evaluator) compute(d domain, v ssa.Value) value {
+	switch v := v.(type) {
+	case *ssa.Phi:
+		var vs []value
+		for _, e := range v.Edges {
+			vs = append(vs, ev.eval(d, e))
+		}
+		return join(vs...)
+	case *ssa.ChangeType:
+		return ev.eval(d, v.X)
+	case *ssa.MakeInterface:
+		return ev.eval(d, v.X)
+	case *ssa.ChangeInterface:
+		return ev.eval(d, v.X)
+	case *ssa.TypeAssert:
+		return ev.eval(d, v.X)
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Call:
+			return ev.call(d, t, v.Index)
+		case *ssa.TypeAssert:
+			if v.Index == 0 {
+				return ev.eval(d, t.X)
+			}
+		}
+		return unknown
+	case *ssa.Call:
+		return ev.call(d, v, 0)
+	case *ssa.Parameter:
+		fn := v.Parent()
+		for i, p := range fn.Params {
+			if p == v {
+				return value{{kind: srcParam, fn: fn, param: i, dom: d}}
+			}
+		}
+		return unknown
+	case *ssa.FreeVar:
+		return ev.freeVar(d, v)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return ev.load(d, v.X)
+		}
+		return unknown
+	case *ssa.Field:
+		if st, ok := structOf(v.X.Type()); ok {
+			return ev.e.varValue(d, st.Field(v.Field))
+		}
+		return unknown
+	case *ssa.Alloc:
+		switch d {
+		case domClient:
+			return ev.configured(v, "Timeout")
+		case domDialer:
+			return ev.configured(v, "Timeout", "Deadline")
+		}
+		return unknown
+	}
+	return unknown
+}
+
+// freeVar follows a closure's free variable to the values bound to it
+// where the closure is made.
+func (ev *evaluator) freeVar(d domain, fv *ssa.FreeVar) value {
+	fn := fv.Parent()
+	idx := -1
+	for i, f := range fn.FreeVars {
+		if f == fv {
+			idx = i
+		}
+	}
+	parent := fn.Parent()
+	if idx < 0 || parent == nil {
+		return unknown
+	}
+	var vs []value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				vs = append(vs, ev.eval(d, mc.Bindings[idx]))
+			}
+		}
+	}
+	if len(vs) == 0 {
+		return unknown
+	}
+	return join(vs...)
+}
+
+// load follows a load from addr: a struct field, a package-level
+// variable, or a local variable captured by a closure (an Alloc shared
+// through free variables).
+func (ev *evaluator) load(d domain, addr ssa.Value) value {
+	switch a := addr.(type) {
+	case *ssa.FieldAddr:
+		if st, ok := structOf(a.X.Type()); ok {
+			return ev.e.varValue(d, st.Field(a.Field))
+		}
+	case *ssa.Global:
+		if obj, ok := a.Object().(*types.Var); ok {
+			if d == domClient && obj.Pkg() != nil && obj.Pkg().Path() == "net/http" && obj.Name() == "DefaultClient" {
+				return value{{kind: srcUnbounded, what: "http.DefaultClient"}}
+			}
+			return ev.e.varValue(d, obj)
+		}
+	case *ssa.Alloc:
+		return ev.cell(d, a)
+	case *ssa.FreeVar:
+		// A captured variable: find the Alloc it is bound to.
+		fn := a.Parent()
+		parent := fn.Parent()
+		if parent == nil {
+			return unknown
+		}
+		for i, f := range fn.FreeVars {
+			if f != a {
+				continue
+			}
+			for _, b := range parent.Blocks {
+				for _, instr := range b.Instrs {
+					if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+						if al, ok := mc.Bindings[i].(*ssa.Alloc); ok {
+							return ev.cell(d, al)
+						}
+						if fv, ok := mc.Bindings[i].(*ssa.FreeVar); ok {
+							return ev.load(d, fv)
+						}
+					}
+				}
+			}
+		}
+	}
+	return unknown
+}
+
+// cell follows every value stored into a local variable that lives in
+// memory (captured by a closure, or address-taken). Any other use of its
+// address (passed to a call) makes it unknown.
+func (ev *evaluator) cell(d domain, al *ssa.Alloc) value {
+	var vs []value
+	var visit func(addr ssa.Value, depth int) bool
+	visit = func(addr ssa.Value, depth int) bool {
+		refs := addr.Referrers()
+		if refs == nil || depth > 3 {
+			return false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr != addr {
+					return false // the address itself is stored
+				}
+				vs = append(vs, ev.eval(d, r.Val))
+			case *ssa.UnOp, *ssa.DebugRef:
+			case *ssa.MakeClosure:
+				for i, b := range r.Bindings {
+					if b == addr && !visit(r.Fn.(*ssa.Function).FreeVars[i], depth+1) {
+						return false
+					}
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !visit(al, 0) || len(vs) == 0 {
+		return unknown
+	}
+	return join(vs...)
+}
+
+// configured follows a struct allocated in place (&http.Client{…},
+// &net.Dialer{…}): bounded when one of the named fields is stored a value
+// that is not the zero constant, unbounded when none is and the struct
+// is used only by methods and field accesses, unknown when its address
+// is handed elsewhere (someone else may configure it).
+func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
+	st, ok := structOf(al.Type())
+	if !ok {
+		return unknown
+	}
+	refs := al.Referrers()
+	if refs == nil {
+		return unknown
+	}
+	escapes := false
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			name := st.Field(r.Field).Name()
+			for _, f := range fields {
+				if name == f && storesNonZero(r) {
+					return bounded()
+				}
+			}
+		case *ssa.Call:
+			if !isMethodReceiver(r.Common(), al) {
+				escapes = true
+			}
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			// A copy of the struct: follow no further.
+			escapes = true
+		case *ssa.Return:
+			// Returned: the caller's uses are the caller's business; the
+			// result claim says what the function returns.
+		default:
+			// Stored into a field, a slice, a closure, a map…: whoever
+			// gets it may set the timeout.
+			if _, ok := r.(*ssa.Store); ok && r.(*ssa.Store).Addr == al {
+				continue
+			}
+			escapes = true
+		}
+	}
+	if escapes {
+		return unknown
+	}
+	what := "a client without Timeout"
+	if len(fields) > 1 {
+		what = "a net.Dialer without Timeout or Deadline"
+	}
+	return value{{kind: srcUnbounded, fn: al.Parent(), pos: al.Pos(), what: what}}
+}
+
+// storesNonZero reports whether a value other than the zero constant is
+// stored at the field address.
+func storesNonZero(fa *ssa.FieldAddr) bool {
+	refs := fa.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		s, ok := r.(*ssa.Store)
+		if !ok || s.Addr != fa {
+			continue
+		}
+		if c, ok := s.Val.(*ssa.Const); ok && (c.Value == nil || c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// isMethodReceiver reports whether v is only the receiver of a static
+// method call (c.Do(req)), not an ordinary argument.
+func isMethodReceiver(c *ssa.CallCommon, v ssa.Value) bool {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 || c.Args[0] != v {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		if a == v {
+			return false
+		}
+	}
+	return true
+}
+
+// call follows the index-th result of a call.
+func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
+	c := call.Common()
+	name := calleeName(c)
+	args := c.Args
+	switch d {
+	case domCtx:
+		if index != 0 {
+			break
+		}
+		switch name {
+		case "context.Background", "context.TODO":
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: name + "()", dropped: true}}
+		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause",
+			runtimeDeadline + ".Ensure", runtimeDeadline + ".Reserve",
+			"(" + runtimeDeadline + ".Budget).Ensure", "(" + runtimeDeadline + ".Budget).Reserve":
+			return bounded()
+		case "context.WithoutCancel":
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "context.WithoutCancel(…), which drops the deadline,"}}
+		case "context.WithCancel", "context.WithCancelCause", "context.WithValue":
+			return ev.eval(domCtx, args[0])
+		case "(*net/http.Request).Context":
+			return ev.eval(domRequest, args[0])
+		}
+	case domRequest:
+		switch name {
+		case "net/http.NewRequest", "net/http/httptest.NewRequest":
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: displayName(name) + "'s context.Background()", dropped: true}}
+		case "net/http.NewRequestWithContext", "net/http/httptest.NewRequestWithContext":
+			return ev.eval(domCtx, args[0])
+		case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
+			if index == 0 {
+				return ev.eval(domCtx, args[1])
+			}
+		}
+	}
+	if v, ok := ev.resultClaim(d, call, index); ok {
+		return v
+	}
+	// A call we know nothing about that returns a context and takes one
+	// derives its result from it (tracing spans, value wrappers).
+	if d == domCtx && index == 0 {
+		sig := c.Signature()
+		if sig.Results().Len() > 0 && analysisutil.IsContext(sig.Results().At(0).Type()) {
+			for _, a := range args {
+				if analysisutil.IsContext(a.Type()) {
+					return ev.eval(domCtx, a)
+				}
+			}
+		}
+	}
+	return unknown
+}
+
+// resultClaim applies the callee's summary to one of its results.
+func (ev *evaluator) resultClaim(d domain, call *ssa.Call, index int) (value, bool) {
+	c := call.Common()
+	var claims []ValueClaim
+	if fn := c.StaticCallee(); fn != nil && ev.e.local[fn] != nil {
+		claims = ev.e.local[fn].results
+	} else if s := ev.e.summaryOf(c); s != nil {
+		claims = s.Results
+	} else {
+		return nil, false
+	}
+	for _, cl := range claims {
+		if cl.Index != index || cl.Of != d.String() {
+			continue
+		}
+		switch cl.State {
+		case "bounded":
+			return bounded(), true
+		case "unbounded":
+			what := cl.What + " (from " + calleeDisplay(c) + ")"
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: what, at: cl.At}}, true
+		case "param":
+			if a := argOf(c, cl.Param); a != nil {
+				return ev.eval(d, a), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// argOf returns the argument passed for the signature's i-th parameter
+// (receiver excluded).
+func argOf(c *ssa.CallCommon, i int) ssa.Value {
+	if !c.IsInvoke() && c.Signature().Recv() != nil {
+		i++
+	} else if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+		i++
+	}
+	if i < 0 || i >= len(c.Args) {
+		return nil
+	}
+	return c.Args[i]
+}
+
+// structOf returns the struct type behind t, a struct or a pointer to one.
+func structOf(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
+}
+
+const runtimeDeadline = "github.com/resilvet/resilvet/runtime/deadline"
