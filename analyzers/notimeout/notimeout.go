@@ -205,7 +205,11 @@ func (c *checker) check(f *summary.Finding) {
 		root := rootCur.Node().(*ast.CallExpr)
 		d.Pos, d.End = root.Pos(), root.End()
 		d.Message = fmt.Sprintf("%s reaches %s%s with no deadline, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure", o.What, f.Outbound, via)
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "reaches " + f.Outbound + " here"})
+		hop := "reaches " + f.Outbound + " here"
+		if len(f.Chain) > 0 {
+			hop = "reaches " + f.Outbound + " through " + f.Callee + " here"
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: hop})
 		if prev := c.byPos[d.Pos]; prev != nil {
 			if len(prev.Related) < 4 {
 				prev.Related = append(prev.Related, d.Related...)

@@ -12,3 +12,11 @@ import (
 func TestBasic(t *testing.T) {
 	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/basic"))
 }
+
+func TestAcrossPackages(t *testing.T) {
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/app"))
+}
+
+func TestGRPC(t *testing.T) {
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/grpcapp", "notimeout/grpcintercepted"))
+}

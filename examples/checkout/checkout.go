@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/resilvet/resilvet/examples/checkout/payments"
 	"github.com/resilvet/resilvet/examples/checkout/recommend"
@@ -15,6 +16,15 @@ import (
 type Server struct {
 	db       *sql.DB
 	payments *payments.Client
+
+	mu      sync.Mutex
+	popular []string
+}
+
+func (s *Server) setPopular(items []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.popular = items
 }
 
 // Routes returns the service's HTTP routes.
@@ -62,8 +72,11 @@ func (s *Server) Checkout(w http.ResponseWriter, r *http.Request) {
 		slog.WarnContext(r.Context(), "no recommendations", "err", err)
 	}
 
-	// Deliberate: the audit record must be written even if the client
-	// goes away, so it keeps the request's values but not its cancellation.
+	// Mistake: the audit record must be written even if the client goes
+	// away, so it keeps the request's values but not its cancellation, and
+	// with the cancellation goes the deadline: a hung database holds the
+	// goroutine forever. Bound it too:
+	// context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second).
 	go s.audit(context.WithoutCancel(r.Context()), charge.ID)
 
 	w.Header().Set("Content-Type", "application/json")

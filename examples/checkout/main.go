@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/examples/checkout/payments"
+	"github.com/resilvet/resilvet/examples/checkout/recommend"
 )
 
 func main() {
@@ -26,10 +27,20 @@ func main() {
 		db:       db,
 		payments: payments.New("http://payments.internal", 2*time.Second),
 	}
+	go s.refreshPopular(time.Minute)
 	srv := &http.Server{
 		Addr:              ":8080",
 		Handler:           s.Routes(),
 		ReadHeaderTimeout: 5 * time.Second,
 	}
 	log.Fatal(srv.ListenAndServe())
+}
+
+// refreshPopular keeps the home page's popular products fresh.
+func (s *Server) refreshPopular(every time.Duration) {
+	for range time.Tick(every) {
+		if items, err := recommend.Popular(); err == nil {
+			s.setPopular(items)
+		}
+	}
 }

@@ -53,6 +53,10 @@ type engine struct {
 	// varMemo caches varValue; varBusy guards cycles through fields.
 	varMemo map[varKey]value
 	varBusy map[*types.Var]bool
+	// configuredLater lists the fields and variables whose client or
+	// dialer has its Timeout or Deadline set after it is stored
+	// (s.hc.Timeout = d).
+	configuredLater map[*types.Var]bool
 	// seen dedups findings: a call is visited again in each round of its
 	// component.
 	seen map[findingKey]bool
@@ -75,6 +79,8 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		varMemo: map[varKey]value{},
 		varBusy: map[*types.Var]bool{},
 		seen:    map[findingKey]bool{},
+
+		configuredLater: map[*types.Var]bool{},
 		pending: map[*ssa.Function][]Reach{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
@@ -191,6 +197,11 @@ func (e *engine) collectStores(fn *ssa.Function) {
 				if st, ok := structOf(a.X.Type()); ok {
 					f := st.Field(a.Field)
 					e.stores[f] = append(e.stores[f], storeSite{s.Val})
+					if (f.Name() == "Timeout" || f.Name() == "Deadline") && f.Pkg() != nil && f.Pkg().Path() != e.pass.Pkg.Path() {
+						if v := loadedVar(a.X); v != nil {
+							e.configuredLater[v] = true
+						}
+					}
 				}
 			case *ssa.Global:
 				if v, ok := a.Object().(*types.Var); ok {
@@ -199,6 +210,24 @@ func (e *engine) collectStores(fn *ssa.Function) {
 			}
 		}
 	}
+}
+
+// loadedVar returns the field or package variable x was loaded from.
+func loadedVar(x ssa.Value) *types.Var {
+	u, ok := x.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil
+	}
+	switch a := u.X.(type) {
+	case *ssa.FieldAddr:
+		if st, ok := structOf(a.X.Type()); ok {
+			return st.Field(a.Field)
+		}
+	case *ssa.Global:
+		v, _ := a.Object().(*types.Var)
+		return v
+	}
+	return nil
 }
 
 // varValue is the value held by a struct field or package-level variable:
@@ -228,6 +257,9 @@ func (e *engine) varValue(d domain, v *types.Var) value {
 	sites := e.stores[v]
 	if len(sites) == 0 {
 		return unknown
+	}
+	if (d == domClient || d == domDialer) && e.configuredLater[v] {
+		return bounded()
 	}
 	var vs []value
 	for _, s := range sites {

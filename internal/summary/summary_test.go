@@ -12,3 +12,7 @@ import (
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "ctxdrop/lib")
 }
+
+func TestEngineFacts(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "notimeout/lib", "notimeout/orderspb")
+}

@@ -392,12 +392,18 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 		case *ssa.Return:
 			// Returned: the caller's uses are the caller's business; the
 			// result claim says what the function returns.
-		default:
-			// Stored into a field, a slice, a closure, a map…: whoever
-			// gets it may set the timeout.
-			if _, ok := r.(*ssa.Store); ok && r.(*ssa.Store).Addr == al {
-				continue
+		case *ssa.Store:
+			// Stored into a field or a package variable: the variable's
+			// value is followed from there, and a timeout set on it later
+			// is seen there. Anywhere else (a slice, a map) it escapes.
+			switch r.Addr.(type) {
+			case *ssa.FieldAddr, *ssa.Global:
+			default:
+				escapes = true
 			}
+		default:
+			// Handed to a closure, a slice, a channel…: whoever gets it
+			// may set the timeout.
 			escapes = true
 		}
 	}
@@ -465,7 +471,14 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 			return bounded()
 		case "context.WithoutCancel":
 			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "context.WithoutCancel(…), which drops the deadline,"}}
-		case "context.WithCancel", "context.WithCancelCause", "context.WithValue":
+		case "context.WithCancel", "context.WithCancelCause":
+			if cancelledBeforeUse(call) {
+				// cancel() runs before every use: an already-done
+				// context, made on purpose (close now, do not wait).
+				return bounded()
+			}
+			return ev.eval(domCtx, args[0])
+		case "context.WithValue":
 			return ev.eval(domCtx, args[0])
 		case "(*net/http.Request).Context":
 			return ev.eval(domRequest, args[0])
@@ -498,6 +511,64 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 		}
 	}
 	return unknown
+}
+
+// cancelledBeforeUse reports whether the cancel function a WithCancel
+// call returns is called (not deferred) on every path to every use of its
+// context: the block of the cancel call dominates the uses, and comes
+// before them in its own block.
+func cancelledBeforeUse(call *ssa.Call) bool {
+	var ctxs, cancels []ssa.Value
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok {
+			if x.Index == 0 {
+				ctxs = append(ctxs, x)
+			} else {
+				cancels = append(cancels, x)
+			}
+		}
+	}
+	var calls []*ssa.Call
+	for _, c := range cancels {
+		for _, r := range *c.Referrers() {
+			if cc, ok := r.(*ssa.Call); ok && cc.Call.Value == c {
+				calls = append(calls, cc)
+			}
+		}
+	}
+	if len(calls) == 0 || len(ctxs) == 0 {
+		return false
+	}
+	for _, x := range ctxs {
+		for _, use := range *x.Referrers() {
+			ok := false
+			for _, cc := range calls {
+				if before(cc, use) {
+					ok = true
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// before reports whether a runs before b on every path to b.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, i := range a.Block().Instrs {
+		if i == a {
+			return true
+		}
+		if i == b {
+			return false
+		}
+	}
+	return false
 }
 
 // resultClaim applies the callee's summary to one of its results.

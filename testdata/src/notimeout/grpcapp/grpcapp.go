@@ -1,0 +1,27 @@
+// Package grpcapp calls a generated gRPC client through its interface.
+package grpcapp
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"notimeout/orderspb"
+)
+
+func poll(conn *grpc.ClientConn) {
+	client := orderspb.NewOrdersClient(conn)
+	client.GetOrder(context.Background(), &orderspb.GetOrderRequest{}) // want `context.Background\(\) reaches grpc.ClientConnInterface.Invoke \(via orderspb.OrdersClient.GetOrder -> orderspb.ordersClient.GetOrder -> grpc.ClientConnInterface.Invoke\) with no deadline`
+}
+
+func pollBounded(conn *grpc.ClientConn) {
+	client := orderspb.NewOrdersClient(conn)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	client.GetOrder(ctx, &orderspb.GetOrderRequest{})
+}
+
+func direct(conn *grpc.ClientConn) {
+	conn.Invoke(context.TODO(), "/x", nil, nil) // want `context.TODO\(\) reaches grpc.ClientConn.Invoke with no deadline`
+}

@@ -1,0 +1,105 @@
+// Package lib is a client library: its facts carry what its functions do
+// to the packages that call them.
+package lib
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"time"
+)
+
+// Client holds an HTTP client the package always builds with a timeout.
+type Client struct {
+	hc   *http.Client // want hc:"client:bounded"
+	bare *http.Client // want bare:"client:unbounded"
+	db   *sql.DB
+}
+
+func New() *Client {
+	return &Client{hc: &http.Client{Timeout: 5 * time.Second}, bare: &http.Client{}}
+}
+
+// NewHTTPClient returns a client with a timeout.
+func NewHTTPClient() *http.Client { // want NewHTTPClient:`returns\(client0:bounded\)`
+	return &http.Client{Timeout: 3 * time.Second}
+}
+
+// NewBareClient returns a client without one.
+func NewBareClient() *http.Client { // want NewBareClient:`returns\(client0:unbounded\)`
+	return &http.Client{}
+}
+
+// Fetch sends through the bounded client: the context does not matter.
+func (c *Client) Fetch(ctx context.Context, url string) error { // want Fetch:`outbound\(http\)`
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.hc.Do(req)
+	return err
+}
+
+// FetchBare sends through the client without timeout: the caller's
+// context is the only bound.
+func (c *Client) FetchBare(ctx context.Context, url string) error { // want FetchBare:`reaches\(ctx0->http.Client.Do\)`
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.bare.Do(req)
+	return err
+}
+
+// Load is three helpers deep to the query.
+func (c *Client) Load(ctx context.Context, id string) error { // want Load:`reaches\(ctx0->sql.DB.QueryContext\)`
+	return c.load(ctx, id)
+}
+
+func (c *Client) load(ctx context.Context, id string) error { // want load:`reaches\(ctx0->sql.DB.QueryContext\)`
+	return query(ctx, c.db, id)
+}
+
+func query(ctx context.Context, db *sql.DB, id string) error { // want query:`reaches\(ctx0->sql.DB.QueryContext\)`
+	_, err := db.QueryContext(ctx, "SELECT 1 WHERE id = ?", id)
+	return err
+}
+
+// Bounded adds a deadline before the query: no claim on its parameter.
+func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`outbound\(sql\)`
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return query(ctx, c.db, id)
+}
+
+// Send uses the caller's client: the client is the bound.
+func Send(hc *http.Client, url string) error { // want Send:`reaches\(client0->http.Client.Get\)`
+	_, err := hc.Get(url)
+	return err
+}
+
+// Background returns a context the caller should not send with.
+func Background() context.Context { // want Background:`returns\(ctx0:unbounded\)`
+	return context.Background()
+}
+
+// WithDeadline returns a bounded context.
+func WithDeadline(ctx context.Context) (context.Context, context.CancelFunc) { // want WithDeadline:`returns\(ctx0:bounded\)`
+	return context.WithTimeout(ctx, time.Second)
+}
+
+// Retry calls op in a loop: a retry layer.
+func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`calls\(1,loop\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Once calls op once.
+func Once(op func() error) error { // want Once:`calls\(0\)`
+	return op()
+}
