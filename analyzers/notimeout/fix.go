@@ -120,10 +120,18 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 		if !ok || id.Name == "_" {
 			return
 		}
+		// defer cancel() on the next line, after any comment that
+		// trails the statement.
+		tf := f.pass.Fset.File(as.End())
+		line := tf.Line(as.End())
+		if line >= tf.LineCount() {
+			return
+		}
+		next := tf.LineStart(line + 1)
 		edits = []analysis.TextEdit{
 			{Pos: id.End(), End: id.End(), NewText: []byte(", cancel")},
 			{Pos: root.Node().Pos(), End: root.Node().End(), NewText: []byte(bounded)},
-			{Pos: as.End(), End: as.End(), NewText: []byte("\n" + indent + "defer cancel()")},
+			{Pos: next, End: next, NewText: []byte(indent + "defer cancel()\n")},
 		}
 	} else {
 		if f.declares(fn, "ctx") || f.hasComment(stmt.Node()) {
@@ -286,13 +294,9 @@ func (f *fixer) importEdits(file *ast.File, paths []string) ([]analysis.TextEdit
 		prevLine = line
 	}
 	var edits []analysis.TextEdit
+	// One edit per import, in order: two fixes that both add "time"
+	// make the same edit, which drivers apply once.
 	insert := func(at token.Pos, text string) {
-		for i := range edits {
-			if edits[i].Pos == at {
-				edits[i].NewText = append(edits[i].NewText, text...)
-				return
-			}
-		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
 	}
 	for _, path := range paths {

@@ -20,3 +20,8 @@ func TestAcrossPackages(t *testing.T) {
 func TestGRPC(t *testing.T) {
 	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/grpcapp", "notimeout/grpcintercepted"))
 }
+
+func TestFixes(t *testing.T) {
+	resilvettest.CheckFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
+	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
+}
