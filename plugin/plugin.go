@@ -13,11 +13,15 @@
 //
 //	include-tests: true                       # -resilvet.include-tests
 //	outbound: ["(*example.com/kv.Client).Get"] # -resilvet.outbound
+//	edge: true                                # notimeout: -notimeout.edge
+//	main: true                                # notimeout: -notimeout.main
+//	client-timeout: 5s                        # notimeout: -notimeout.client-timeout
 package plugin
 
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
@@ -38,6 +42,12 @@ type Settings struct {
 	IncludeTests bool `json:"include-tests"`
 	// Outbound lists extra outbound functions by full name.
 	Outbound []string `json:"outbound"`
+	// Edge, Main and ClientTimeout are notimeout's: report handlers whose
+	// r.Context() reaches outbound work unbounded, report in one-shot
+	// package main, and the duration its fixes write ("10s").
+	Edge          bool   `json:"edge"`
+	Main          bool   `json:"main"`
+	ClientTimeout string `json:"client-timeout"`
 }
 
 type linter struct {
@@ -57,13 +67,25 @@ func newPlugin(name string) register.NewPlugin {
 				return nil, fmt.Errorf("%s settings: outbound: %w", name, err)
 			}
 		}
+		if s.ClientTimeout != "" {
+			d, err := time.ParseDuration(s.ClientTimeout)
+			if err != nil || d <= 0 {
+				return nil, fmt.Errorf("%s settings: client-timeout: want a positive duration such as 10s, got %q", name, s.ClientTimeout)
+			}
+		}
 		return &linter{name: name, settings: s}, nil
 	}
 }
 
 // BuildAnalyzers returns a fresh analyzer bound to the linter's settings.
 func (l *linter) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	a, ok := analyzers.New(l.name, analyzers.Options{IncludeTests: l.settings.IncludeTests})
+	timeout, _ := time.ParseDuration(l.settings.ClientTimeout) // validated in newPlugin
+	a, ok := analyzers.New(l.name, analyzers.Options{
+		IncludeTests:  l.settings.IncludeTests,
+		Edge:          l.settings.Edge,
+		Main:          l.settings.Main,
+		ClientTimeout: timeout,
+	})
 	if !ok {
 		return nil, fmt.Errorf("internal error: no analyzer %q", l.name)
 	}

@@ -71,3 +71,25 @@ func TestBadSettings(t *testing.T) {
 	_, err = newPlugin(map[string]any{"outbound": []string{"not a name"}})
 	assert.ErrorContains(t, err, "invalid function name")
 }
+
+// TestNotimeoutSettings checks that notimeout's settings reach it: edge
+// mode reports the handlers, and the outbound setting makes a named
+// client outbound.
+func TestNotimeoutSettings(t *testing.T) {
+	newPlugin, err := register.GetPlugin("notimeout")
+	require.NoError(t, err)
+	p, err := newPlugin(map[string]any{"edge": true, "client-timeout": "5s"})
+	require.NoError(t, err)
+	built, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "notimeout/edge")
+
+	p, err = newPlugin(map[string]any{"outbound": []string{"(*example.com/kv.Client).GetContext"}})
+	require.NoError(t, err)
+	built, err = p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "notimeout/custom")
+
+	_, err = newPlugin(map[string]any{"client-timeout": "soon"})
+	assert.ErrorContains(t, err, "client-timeout")
+}

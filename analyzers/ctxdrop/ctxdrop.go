@@ -80,7 +80,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	c := &checker{
 		pass:     pass,
 		sum:      sum,
-		rep:      report.New(pass, name, cfg.IncludeTests || sum.IncludeTests),
+		rep:      report.New(pass, name, cfg.IncludeTests || sum.IncludeTests, "contextcheck"),
 		fixes:    newFixer(pass),
 		scope:    map[ast.Node]*inScope{},
 		deferred: map[*ast.FuncLit]bool{},
@@ -112,7 +112,7 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 		return
 	}
 	sc := c.ctxOf(owner)
-	if sc == nil || c.isCleanup(cur, owner) {
+	if sc == nil || c.isCleanup(cur, owner) || c.rep.Explained(u.Call.Pos(), detachWords...) {
 		return
 	}
 	var sinks []summary.Sink
@@ -159,6 +159,12 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 	c.rep.Report(d)
 }
 
+// detachWords are what authors write when they detach on purpose, in a
+// comment on the root context's line or just above it ("the checker gets
+// a fresh background context because the Start context is cancelled when
+// Start returns"): the finding would tell them what they already know.
+var detachWords = []string{"background context", "fresh context", "new context", "detach", "outlive", "cancelled when", "canceled when", "independent of", "own lifetime", "on purpose", "deliberately", "intentionally"}
+
 // ctxAppliedLater reports whether the result of the call at cur is later
 // handed, together with the context in scope, to another call: the
 // context then reaches the work by another path, as in
@@ -166,6 +172,13 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 //	req, _ := http.NewRequest(…); req = req.WithContext(ctx)
 //	cmd := exec.Command(…); runWithContext(ctx, cmd)
 func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool {
+	// Only deferred work can have the context applied later: a request
+	// or a command built now and sent later. A call that does its I/O now
+	// (u, _ := c.LoadUser(id); stmt, _ := db.Prepare(q)) has already
+	// ignored the context by the time its result meets it.
+	if !isDeferredWork(c.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
+		return false
+	}
 	var result *types.Var
 	switch as := cur.Parent().Node().(type) {
 	case *ast.AssignStmt:
@@ -206,6 +219,27 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	return false
 }
 
+// isDeferredWork reports whether a call's result (or its first result) is
+// work to be run later: an *http.Request, an *exec.Cmd, or any named type
+// whose name says it is a request or a command.
+func isDeferredWork(t types.Type) bool {
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		t = tup.At(0).Type()
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	name := n.Obj().Name()
+	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Cmd") || strings.HasSuffix(name, "Command")
+}
+
 // receiverCarriesCtx reports whether the method's receiver is a local
 // variable made by a call that was given the context in scope
 // (f := p.submit(ctx, cmd); f.Wait()): the work already carries the
@@ -213,6 +247,12 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 func (c *checker) receiverCarriesCtx(call *ast.CallExpr, owner inspector.Cursor, sc *inScope) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
+		return false
+	}
+	// database/sql documents that a Tx's context only rolls it back and
+	// PrepareContext's bounds only the preparation: tx.Exec and
+	// stmt.Query run with context.Background() whatever made them.
+	if t := c.pass.TypesInfo.TypeOf(sel.X); t != nil && isSQLTxOrStmt(t) {
 		return false
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
@@ -243,6 +283,14 @@ func (c *checker) receiverCarriesCtx(call *ast.CallExpr, owner inspector.Cursor,
 		}
 	}
 	return false
+}
+
+func isSQLTxOrStmt(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "database/sql" && (n.Obj().Name() == "Tx" || n.Obj().Name() == "Stmt")
 }
 
 // mentions reports whether the expression refers to obj.

@@ -104,10 +104,14 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	if pass.Pkg.Name() == "main" && !cfg.Main && !startsServer(pass, ins) {
 		return nil, nil
 	}
+	includeTests := cfg.IncludeTests || sum.IncludeTests
+	if !includeTests && isTestSupport(pass.Pkg.Name()) {
+		return nil, nil
+	}
 	c := &checker{
 		pass:  pass,
 		cfg:   cfg,
-		rep:   report.New(pass, name, cfg.IncludeTests || sum.IncludeTests),
+		rep:   report.New(pass, name, includeTests),
 		calls: map[token.Pos]inspector.Cursor{},
 		lits:  map[token.Pos]inspector.Cursor{},
 	}
@@ -291,6 +295,13 @@ func linksText(links []summary.Link) string {
 		names = append(names, l.Func)
 	}
 	return strings.Join(names, " -> ")
+}
+
+// isTestSupport reports whether a package exists for tests by its name
+// (servertest, testutil, httptest-like helpers): like _test.go files, it is
+// reported only with -resilvet.include-tests.
+func isTestSupport(pkgName string) bool {
+	return strings.HasSuffix(pkgName, "test") || strings.HasSuffix(pkgName, "testutil") || strings.HasSuffix(pkgName, "testing")
 }
 
 // startsServer reports whether the package starts a server: its main is

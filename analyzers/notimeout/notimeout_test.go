@@ -3,10 +3,13 @@ package notimeout_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/internal/resilvettest"
+	"github.com/resilvet/resilvet/internal/summary"
 )
 
 func TestBasic(t *testing.T) {
@@ -24,4 +27,32 @@ func TestGRPC(t *testing.T) {
 func TestFixes(t *testing.T) {
 	resilvettest.CheckFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
 	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
+}
+
+func TestEdgeMode(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{Edge: true}), "notimeout/edge")
+}
+
+func TestEdgeOffByDefault(t *testing.T) {
+	results := analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{}), "notimeout/customoff")
+	assert.Empty(t, results[0].Diagnostics)
+}
+
+func TestPackageMain(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/tool", "notimeout/service")
+	analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{Main: true}), "notimeout/toolmain")
+}
+
+// TestOutboundOption proves the shared -resilvet.outbound option changes
+// findings: the same call is silent without it and reported with it.
+func TestOutboundOption(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/customoff")
+	require.NoError(t, summary.Analyzer.Flags.Set("outbound", "(*example.com/kv.Client).GetContext"))
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/custom")
+}
+
+func TestClientTimeoutFlag(t *testing.T) {
+	require.Error(t, notimeout.Analyzer.Flags.Set("client-timeout", "-1s"))
+	require.Error(t, notimeout.Analyzer.Flags.Set("client-timeout", "soon"))
+	require.NoError(t, notimeout.Analyzer.Flags.Set("client-timeout", "10s"))
 }

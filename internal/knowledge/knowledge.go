@@ -221,8 +221,29 @@ func IsCleanupFuncName(name string) bool {
 
 // IsCleanupSink reports whether the named function is meant to be called
 // with a fresh context after the request context is done (graceful
-// shutdown), so a root context passed to it is deliberate.
-func IsCleanupSink(fullName string) bool { return cleanupSinks[fullName] }
+// shutdown), so a root context passed to it is deliberate. Besides the
+// table, a name that says it stops, shuts down, closes, tears down or
+// rolls back (StopAndAwaitTerminated, ShutdownWithTimeout, Rollback)
+// qualifies: cleanup after a failed start runs when the start's context
+// may be done.
+func IsCleanupSink(fullName string) bool {
+	if cleanupSinks[fullName] {
+		return true
+	}
+	name := fullName[strings.LastIndex(fullName, ".")+1:]
+	for _, p := range []string{"Stop", "Shutdown", "Close", "Terminate", "Teardown", "TearDown", "Cleanup", "CleanUp", "Rollback", "Drain"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+// RetainsContext reports whether the named function keeps its context
+// for the lifetime of what it builds (an authenticated transport, a token
+// source): a request's context there would break the client when the
+// request ends, so a fresh context is the right one.
+func RetainsContext(fullName string) bool { return retainingContext[fullName] }
 
 // IsServe reports whether the named function starts a server: a package
 // main that calls one is a service, not a one-shot tool.
@@ -344,6 +365,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range serves {
+		seen[k] = true
+	}
+	for k := range retainingContext {
 		seen[k] = true
 	}
 	var names []string

@@ -227,6 +227,27 @@ var timeoutInterceptors = map[string]bool{
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout.TimeoutUnaryClientInterceptor": true,
 }
 
+// retainingContext keep the context they are given for the lifetime of
+// the client, transport or token source they build (their documentation
+// says so): handing them a request's context would be the bug.
+var retainingContext = map[string]bool{
+	"golang.org/x/oauth2.NewClient":                               true,
+	"(*golang.org/x/oauth2.Config).Client":                        true,
+	"(*golang.org/x/oauth2.Config).TokenSource":                   true,
+	"(*golang.org/x/oauth2/clientcredentials.Config).Client":      true,
+	"(*golang.org/x/oauth2/clientcredentials.Config).TokenSource": true,
+	"(*golang.org/x/oauth2/jwt.Config).Client":                    true,
+	"(*golang.org/x/oauth2/jwt.Config).TokenSource":               true,
+	"golang.org/x/oauth2/google.DefaultClient":                    true,
+	"golang.org/x/oauth2/google.DefaultTokenSource":               true,
+	"golang.org/x/oauth2/google.FindDefaultCredentials":           true,
+	"golang.org/x/oauth2/google.CredentialsFromJSON":              true,
+	"google.golang.org/api/transport/http.NewTransport":           true,
+	"google.golang.org/api/transport/http.NewClient":              true,
+	"google.golang.org/api/transport/grpc.Dial":                   true,
+	"google.golang.org/api/transport/grpc.DialPool":               true,
+}
+
 // serves start servers.
 var serves = map[string]bool{
 	"net/http.ListenAndServe":                true,

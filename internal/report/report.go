@@ -29,6 +29,7 @@ const directivePrefix = "//resilvet:ignore"
 type Reporter struct {
 	pass         *analysis.Pass
 	analyzer     string
+	aliases      []string
 	includeTests bool
 	files        map[*token.File]*fileInfo
 }
@@ -38,14 +39,20 @@ type fileInfo struct {
 	test      bool
 	lines     map[int]bool // lines silenced by a line directive
 	funcs     []span       // function bodies silenced by a doc directive
+	// comments holds the text of the comments on each line: comment
+	// groups by the line they end on, so a comment block just above a
+	// line is found by the line before it.
+	comments map[int]string
 }
 
 type span struct{ from, to token.Pos }
 
 // New returns a Reporter for the named analyzer. It reports malformed
-// directives that name the analyzer right away.
-func New(pass *analysis.Pass, analyzer string, includeTests bool) *Reporter {
-	r := &Reporter{pass: pass, analyzer: analyzer, includeTests: includeTests, files: map[*token.File]*fileInfo{}}
+// directives that name the analyzer right away. Aliases are the names of
+// peer linters whose //nolint directives (with a reason) also silence
+// this analyzer's findings.
+func New(pass *analysis.Pass, analyzer string, includeTests bool, aliases ...string) *Reporter {
+	r := &Reporter{pass: pass, analyzer: analyzer, aliases: aliases, includeTests: includeTests, files: map[*token.File]*fileInfo{}}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -102,6 +109,7 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		generated: ast.IsGenerated(f) && !(translated && isCgoGenerated(f)),
 		test:      strings.HasSuffix(original, "_test.go"),
 		lines:     map[int]bool{},
+		comments:  map[int]string{},
 	}
 	docOf := map[*ast.CommentGroup]*ast.FuncDecl{}
 	for _, d := range f.Decls {
@@ -110,7 +118,14 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		}
 	}
 	for _, cg := range f.Comments {
+		fi.comments[tf.Line(cg.End())] += cg.Text()
 		for _, c := range cg.List {
+			if r.nolint(c.Text) {
+				// Like our own directive: its line and the next.
+				line := tf.Line(c.Pos())
+				fi.lines[line] = true
+				fi.lines[line+1] = true
+			}
 			names, reason, ok := parseDirective(c.Text)
 			if !ok || !names[r.analyzer] {
 				continue
@@ -137,6 +152,53 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		}
 	}
 	return fi
+}
+
+// nolint reports whether a comment is a golangci-lint //nolint directive
+// naming this analyzer or one of its aliases, with a reason: users of the
+// peer linters already write them (//nolint:contextcheck // why), and a
+// directive without a reason silences nothing, as ours.
+func (r *Reporter) nolint(text string) bool {
+	rest, ok := strings.CutPrefix(text, "//nolint:")
+	if !ok {
+		return false
+	}
+	list, reason, _ := strings.Cut(rest, " ")
+	list, _, _ = strings.Cut(list, "//")
+	reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reason), "//"))
+	if reason == "" {
+		return false
+	}
+	for _, n := range strings.Split(list, ",") {
+		if n == r.analyzer {
+			return true
+		}
+		for _, a := range r.aliases {
+			if n == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Explained reports whether a comment on pos's line, or a comment block
+// ending on the line just above, contains one of the words (compared
+// case-insensitively): the author has said why the code is as it is.
+func (r *Reporter) Explained(pos token.Pos, words ...string) bool {
+	tf := r.pass.Fset.File(pos)
+	fi := r.files[tf]
+	if fi == nil {
+		return false
+	}
+	line := tf.Line(pos)
+	text := strings.ToLower(fi.comments[line] + " " + fi.comments[line-1])
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCgoGenerated(f *ast.File) bool {

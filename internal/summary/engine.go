@@ -61,6 +61,9 @@ type engine struct {
 	// component.
 	seen map[findingKey]bool
 	ev      *evaluator
+	// std is set for standard-library packages: they read no facts (some
+	// drivers never analyse std, so none are written).
+	std bool
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
@@ -101,6 +104,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		e.collectStores(fn)
 	}
 	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
+	e.std = analysisutil.IsStd(pass)
 	return e
 }
 
@@ -478,7 +482,7 @@ func (e *engine) summaryOf(c *ssa.CallCommon) *FuncSummary {
 // it on first use (facts can be read only while the pass runs, so the
 // Result keeps what was read for the reporting analyzers).
 func (e *engine) imported(f *types.Func) *FuncSummary {
-	if f == nil || f.Pkg() == nil || f.Pkg() == e.pass.Pkg {
+	if f == nil || f.Pkg() == nil || f.Pkg() == e.pass.Pkg || e.std {
 		return nil
 	}
 	f = f.Origin()

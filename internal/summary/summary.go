@@ -250,13 +250,19 @@ func run(pass *analysis.Pass) (any, error) {
 
 	// The SSA pass is always there under a driver; a harness that runs
 	// the summary on ill-typed code (the fuzz test) leaves it out.
-	if ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA); ok && !std && mayReachOutbound(pass.Pkg) {
+	// The standard library gets findings (its own outbound calls) but no
+	// facts: what callers need to know about it is in the tables.
+	if ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA); ok && mayReachOutbound(pass.Pkg) {
 		e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs)
 		e.run()
 		e.mergeInto(res)
-		e.exportValueFacts()
+		if !std {
+			e.exportValueFacts()
+		}
 	}
-
+	if std {
+		return res, nil
+	}
 	for fn, s := range res.local {
 		if !s.empty() {
 			pass.ExportObjectFact(fn, s)
@@ -319,7 +325,7 @@ func isExemptSink(callee *types.Func) bool {
 		return false
 	}
 	name := callee.FullName()
-	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.IsLoggingOrMetricsName(callee.Name())
+	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.RetainsContext(name) || knowledge.IsLoggingOrMetricsName(callee.Name())
 }
 
 // Exempt reports whether passing a root context to callee drops nothing

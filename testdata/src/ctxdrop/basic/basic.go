@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 type job struct {
@@ -227,4 +229,40 @@ func trackLogs(ctx context.Context, id string) error {
 func ignoring(ctx context.Context) {
 	track(context.Background(), "a")
 	trackLogs(context.Background(), "b")
+}
+
+type checker struct{}
+
+func (checker) Run(ctx context.Context) { <-ctx.Done() }
+
+// The author explains the detachment: not reported.
+func start(ctx context.Context, c checker) {
+	// The checker is given a fresh background context because the Start
+	// context is cancelled when Start returns.
+	go c.Run(context.Background())
+	c.Run(context.Background()) //nolint:contextcheck // runs after Start returns, see above
+	// A nolint without a reason silences nothing.
+	c.Run( //nolint:contextcheck
+		context.Background(), // want `context.Background\(\) passed to basic.checker.Run`
+	)
+}
+
+type service struct{}
+
+func (service) StopAndAwaitTerminated(ctx context.Context) error { <-ctx.Done(); return nil }
+func (service) StartAsync(ctx context.Context) error             { return ctx.Err() }
+
+// Cleanup after a failed start uses a fresh context on purpose.
+func startService(ctx context.Context, s service) error {
+	if err := s.StartAsync(ctx); err != nil {
+		_ = s.StopAndAwaitTerminated(context.Background())
+		return err
+	}
+	return nil
+}
+
+// A constructor that keeps its context for the client's lifetime must not
+// get the request's.
+func authClient(ctx context.Context, ts oauth2.TokenSource) *http.Client {
+	return oauth2.NewClient(context.Background(), ts)
 }

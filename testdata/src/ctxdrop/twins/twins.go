@@ -92,3 +92,20 @@ func waits(ctx context.Context) {
 	g := &future{}
 	g.Wait() // want `twins.future.Wait ignores the caller's context.*use WaitContext with ctx`
 }
+
+// A Tx's context only rolls it back, and PrepareContext's bounds only the
+// preparation: the plain methods run with context.Background().
+func txAndStmt(ctx context.Context, db *sql.DB) {
+	tx, _ := db.BeginTx(ctx, nil)
+	tx.Exec("UPDATE t SET a = 1") // want `sql.Tx.Exec ignores the caller's context.*use ExecContext with ctx`
+	st, _ := db.PrepareContext(ctx, "SELECT 1")
+	st.Query() // want `sql.Stmt.Query ignores`
+}
+
+// The result meets the context later, but the call did its I/O already.
+func ioBeforeContext(ctx context.Context, db *sql.DB, c *kv.Client) {
+	st, _ := db.Prepare("SELECT 1") // want `sql.DB.Prepare ignores`
+	st.QueryContext(ctx)
+	v, _ := c.Get("user") // want `kv.Client.Get ignores`
+	c.PutWithContext(ctx, "copy", v)
+}
