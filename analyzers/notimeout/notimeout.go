@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
@@ -105,7 +107,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 		return nil, nil
 	}
 	includeTests := cfg.IncludeTests || sum.IncludeTests
-	if !includeTests && isTestSupport(pass.Pkg.Name()) {
+	if !includeTests && isTestSupport(pass.Pkg.Path()) {
 		return nil, nil
 	}
 	c := &checker{
@@ -162,6 +164,12 @@ func (c *checker) check(f *summary.Finding) {
 			if o.CtxInScope {
 				// A context is in scope where the root is made: ctxdrop
 				// reports the dropped context; the fix is to use it.
+				return
+			}
+			if o.Func != nil && wrapsTwin(o.Func) {
+				// db.Query calling db.QueryContext(context.Background()):
+				// the convenience wrapper of a context-taking twin is
+				// documented to use no deadline; its callers are reported.
 				return
 			}
 			ctxs = append(ctxs, o)
@@ -297,11 +305,53 @@ func linksText(links []summary.Link) string {
 	return strings.Join(names, " -> ")
 }
 
-// isTestSupport reports whether a package exists for tests by its name
-// (servertest, testutil, httptest-like helpers): like _test.go files, it is
-// reported only with -resilvet.include-tests.
-func isTestSupport(pkgName string) bool {
-	return strings.HasSuffix(pkgName, "test") || strings.HasSuffix(pkgName, "testutil") || strings.HasSuffix(pkgName, "testing")
+// wrapsTwin reports whether fn (or the function a closure is in) is a
+// function without a context that has a context-taking twin: M beside
+// MContext or MWithContext, or one in the knowledge tables.
+func wrapsTwin(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	if _, ok := knowledge.TwinOf(obj.FullName()); ok {
+		return true
+	}
+	sig := obj.Type().(*types.Signature)
+	if analysisutil.TakesContext(sig) {
+		return false
+	}
+	for _, suffix := range []string{"Context", "WithContext"} {
+		var twin types.Object
+		if recv := sig.Recv(); recv != nil {
+			twin, _, _ = types.LookupFieldOrMethod(recv.Type(), true, obj.Pkg(), obj.Name()+suffix)
+		} else if obj.Pkg() != nil {
+			twin = obj.Pkg().Scope().Lookup(obj.Name() + suffix)
+		}
+		if t, ok := twin.(*types.Func); ok {
+			if ts, ok := t.Type().(*types.Signature); ok && ts.Params().Len() > 0 && analysisutil.IsContext(ts.Params().At(0).Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTestSupport reports whether a package exists for tests or
+// benchmarks, by an element of its path (servertest, internal/testutils,
+// benchmark): like _test.go files, it is reported only with
+// -resilvet.include-tests.
+func isTestSupport(path string) bool {
+	for _, elem := range strings.Split(path, "/") {
+		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
+			if strings.HasSuffix(elem, suffix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // startsServer reports whether the package starts a server: its main is

@@ -56,3 +56,7 @@ func TestClientTimeoutFlag(t *testing.T) {
 	require.Error(t, notimeout.Analyzer.Flags.Set("client-timeout", "soon"))
 	require.NoError(t, notimeout.Analyzer.Flags.Set("client-timeout", "10s"))
 }
+
+func TestTestSupportPackage(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
+}

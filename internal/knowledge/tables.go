@@ -177,8 +177,10 @@ var outbound = map[string]Outbound{
 	// the module graph); their shape is checked by ValidFullName.
 	//
 	// gRPC: every generated client method ends in Invoke or NewStream on
-	// the connection, usually through the ClientConnInterface. Dial and
-	// NewClient connect lazily (without WithBlock), so they are not judged.
+	// the connection, usually through the ClientConnInterface. Only unary
+	// calls are judged: streams (watches, subscriptions, load reports)
+	// live as long as their connection by design. Dial and NewClient
+	// connect lazily (without WithBlock), so they are not judged either.
 	"(*google.golang.org/grpc.ClientConn).Invoke":            {Kind: GRPC, CtxParam: 0, Bound: ByContext},
 	"(*google.golang.org/grpc.ClientConn).NewStream":         {Kind: GRPC, CtxParam: 0, Bound: ByContext},
 	"(google.golang.org/grpc.ClientConnInterface).Invoke":    {Kind: GRPC, CtxParam: 0, Bound: ByContext},

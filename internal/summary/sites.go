@@ -115,7 +115,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		}
 		parts = []part{call(displayName(name) + "'s context.Background()"), {domClient, ev.eval(domClient, c.Args[0])}}
 	case knowledge.Never:
-		if localNetwork(c, name) {
+		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
 		}
 		what := "no dial timeout"
@@ -230,9 +230,11 @@ func firstContextParam(sig *types.Signature) int {
 	return -1
 }
 
-// localNetwork reports whether a dial's network argument is a constant
-// naming a network that waits on no remote peer: Unix sockets, and UDP,
-// whose "dial" sends nothing.
+// localNetwork reports whether a dial's network argument may name a
+// network that waits on no remote peer: Unix sockets, and UDP, whose
+// "dial" sends nothing. Only a constant "tcp…" network is known remote;
+// any other value (a parameter, a configured string) may be local, and
+// the dial is not judged.
 func localNetwork(c *ssa.CallCommon, name string) bool {
 	idx := 0
 	switch name {
@@ -245,14 +247,13 @@ func localNetwork(c *ssa.CallCommon, name string) bool {
 		idx = 1
 	}
 	if idx >= len(c.Args) {
-		return false
+		return true
 	}
 	k, ok := c.Args[idx].(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
-		return false
+		return true
 	}
-	n := constant.StringVal(k.Value)
-	return strings.HasPrefix(n, "unix") || strings.HasPrefix(n, "udp") || strings.HasPrefix(n, "ip")
+	return !strings.HasPrefix(constant.StringVal(k.Value), "tcp")
 }
 
 // ctxInScope reports whether a context or an *http.Request is in scope

@@ -25,3 +25,8 @@ func pollBounded(conn *grpc.ClientConn) {
 func direct(conn *grpc.ClientConn) {
 	conn.Invoke(context.TODO(), "/x", nil, nil) // want `context.TODO\(\) reaches grpc.ClientConn.Invoke with no deadline`
 }
+
+// Streams live as long as their connection by design: not judged.
+func watch(conn *grpc.ClientConn) {
+	conn.NewStream(context.Background(), &grpc.StreamDesc{}, "/orders.Orders/Watch")
+}
