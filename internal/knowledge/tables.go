@@ -182,9 +182,9 @@ var outbound = map[string]Outbound{
 	// live as long as their connection by design. Dial and NewClient
 	// connect lazily (without WithBlock), so they are not judged either.
 	"(*google.golang.org/grpc.ClientConn).Invoke":            {Kind: GRPC, CtxParam: 0, Bound: ByContext},
-	"(*google.golang.org/grpc.ClientConn).NewStream":         {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"(*google.golang.org/grpc.ClientConn).NewStream":         {Kind: GRPC, CtxParam: 0},
 	"(google.golang.org/grpc.ClientConnInterface).Invoke":    {Kind: GRPC, CtxParam: 0, Bound: ByContext},
-	"(google.golang.org/grpc.ClientConnInterface).NewStream": {Kind: GRPC, CtxParam: 0, Bound: ByContext},
+	"(google.golang.org/grpc.ClientConnInterface).NewStream": {Kind: GRPC, CtxParam: 0},
 	"google.golang.org/grpc.DialContext":                     {Kind: GRPC, CtxParam: 0},
 	"google.golang.org/grpc.Dial":                            {Kind: GRPC, CtxParam: -1},
 	"google.golang.org/grpc.NewClient":                       {Kind: GRPC, CtxParam: -1},

@@ -74,6 +74,9 @@ func main() {
 			failed = true
 		}
 		fmt.Printf("%-40s %8d %10s %8d %8d %6d %s\n", t.name, r.packages, r.perAnalyzer(), len(r.errors), r.loadErrors, r.fixes, status)
+		if r.runtimeFixesSkipped > 0 {
+			fmt.Printf("    %d fixes import the runtime: not built in GOROOT\n", r.runtimeFixesSkipped)
+		}
 		for _, e := range r.errors {
 			fmt.Printf("    error: %s\n", e)
 		}
@@ -105,6 +108,9 @@ type target struct {
 type finding struct{ analyzer, posn, message string }
 
 type result struct {
+	// runtimeFixesSkipped counts fixes in the standard library that import
+	// the runtime: GOROOT cannot build them.
+	runtimeFixesSkipped int
 	packages   int
 	findings   []finding
 	errors     []string
@@ -173,6 +179,7 @@ func (t target) analyse(bin, tmp string) *result {
 	}
 	seen := map[string]bool{}
 	edits := map[string][]edit{}
+	usesRuntime := false
 	for pkg, byAnalyzer := range tree {
 		for analyzer, raw := range byAnalyzer {
 			var e struct{ Error string }
@@ -201,7 +208,19 @@ func (t target) analyse(bin, tmp string) *result {
 				seen[key] = true
 				r.findings = append(r.findings, finding{analyzer, d.Posn, d.Message})
 				if len(d.SuggestedFixes) > 0 {
-					for _, e := range d.SuggestedFixes[0].Edits {
+					fix := d.SuggestedFixes[0]
+					needsRuntime := false
+					for _, e := range fix.Edits {
+						needsRuntime = needsRuntime || strings.Contains(e.New, runtimeModule+"/")
+					}
+					if needsRuntime && t.name == "std" {
+						// The standard library cannot import a module:
+						// such fixes are built in module targets only.
+						r.runtimeFixesSkipped++
+						continue
+					}
+					usesRuntime = usesRuntime || needsRuntime
+					for _, e := range fix.Edits {
 						edits[e.Filename] = append(edits[e.Filename], edit{e.Start, e.End, e.New})
 					}
 				}
@@ -214,14 +233,18 @@ func (t target) analyse(bin, tmp string) *result {
 	}
 	r.fixes = len(edits)
 	if len(edits) > 0 {
-		r.buildErr = buildWithFixes(t, tmp, edits)
+		r.buildErr = buildWithFixes(t, tmp, edits, usesRuntime)
 	}
 	return r
 }
 
+// runtimeModule is the module the notimeout fixes import; after applying
+// them a user runs go mod tidy, which the build below does by hand.
+const runtimeModule = "github.com/resilvet/resilvet/runtime"
+
 // buildWithFixes applies the edits through an overlay and builds the
 // packages of the edited files.
-func buildWithFixes(t target, tmp string, edits map[string][]edit) string {
+func buildWithFixes(t target, tmp string, edits map[string][]edit, usesRuntime bool) string {
 	overlay := struct{ Replace map[string]string }{Replace: map[string]string{}}
 	dirs := map[string]bool{}
 	for file, es := range edits {
@@ -243,6 +266,27 @@ func buildWithFixes(t target, tmp string, edits map[string][]edit) string {
 	ov := filepath.Join(tmp, "overlay-"+strings.ReplaceAll(t.name, "/", "_")+".json")
 	check(os.WriteFile(ov, data, 0o644))
 	args := []string{"build", "-overlay=" + ov}
+	if usesRuntime {
+		// What go mod tidy would add, pointing at this checkout's runtime,
+		// in a copy of the target's go.mod.
+		root, err := filepath.Abs(".")
+		check(err)
+		mod := filepath.Join(tmp, "fix-"+strings.ReplaceAll(t.name, "/", "_")+".mod")
+		gomod, err := os.ReadFile(filepath.Join(t.dir, "go.mod"))
+		if err != nil {
+			return "fixes import the runtime, but the target has no go.mod: " + err.Error()
+		}
+		check(os.WriteFile(mod, gomod, 0o644))
+		if sum, err := os.ReadFile(filepath.Join(t.dir, "go.sum")); err == nil {
+			check(os.WriteFile(strings.TrimSuffix(mod, ".mod")+".sum", sum, 0o644))
+		}
+		edit := exec.Command("go", "mod", "edit", "-modfile="+mod, "-require="+runtimeModule+"@v0.0.0", "-replace="+runtimeModule+"="+filepath.Join(root, "runtime"))
+		edit.Dir = t.dir
+		if out, err := edit.CombinedOutput(); err != nil {
+			return string(out)
+		}
+		args = append(args, "-modfile="+mod)
+	}
 	for d := range dirs {
 		args = append(args, d)
 	}
