@@ -430,6 +430,28 @@ func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowle
 
 func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summary.Drop, sc *inScope) {
 	fname := analysisutil.FuncName(callee)
+	if drop.Module != "" && c.pass.Module != nil && drop.Module != c.pass.Module.Path {
+		// The root context is made inside a dependency: adding a
+		// parameter to the user's own helper would not reach it. Report
+		// only when a call on the way has a context-taking alternative,
+		// and name it.
+		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee)}}, drop.Chain...)
+		for _, l := range chain {
+			if l.Alt == "" {
+				continue
+			}
+			c.rep.Report(analysis.Diagnostic{
+				Pos:      call.Fun.Pos(),
+				End:      call.End(),
+				Category: categoryDrop,
+				Message: fmt.Sprintf("call to %s drops the caller's context: %s makes its own %s in %s (%s); call %s with %s instead",
+					fname, l.Func, shortRoot(drop.Root), drop.Module, drop.At, l.Alt, sc.expr),
+				Related: []analysis.RelatedInformation{{Pos: callee.Pos(), Message: fname + " takes no context"}},
+			})
+			return
+		}
+		return
+	}
 	where := drop.At
 	if len(drop.Chain) > 0 {
 		var via []string

@@ -1,6 +1,7 @@
 package ctxdrop_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -28,4 +29,12 @@ func TestClosuresAndGenerics(t *testing.T) {
 func TestFixes(t *testing.T) {
 	resilvettest.CheckFixes(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/fix", "ctxdrop/onlyimport")
 	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/fix", "ctxdrop/onlyimport")
+}
+
+// TestRootsInDependencies runs in module mode: a root context made inside
+// another module is reported only where a context-taking alternative
+// exists, and the finding names it.
+func TestRootsInDependencies(t *testing.T) {
+	dir := filepath.Join(resilvettest.TestData(), "modules", "depdrop")
+	resilvettest.CheckMessages(t, analysistest.Run(t, dir, ctxdrop.Analyzer, "example.com/app"))
 }

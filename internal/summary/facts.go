@@ -74,12 +74,20 @@ type Drop struct {
 	// that creates the root context, in call order (empty when the
 	// function creates it itself). Capped at maxChain links.
 	Chain []Link
+	// Module is the path of the module whose code creates the root
+	// context ("" when the driver does not say): a root made inside a
+	// dependency is not the user's to fix unless a call on the chain has
+	// a context-taking alternative.
+	Module string
 }
 
 // Link is one hop of a call chain.
 type Link struct {
 	Func string // source-form name, "lib.Client.load"
 	At   string // where the call to Func is
+	// Alt names Func's context-taking alternative, when it has one
+	// ("hystrix.DoC" for "hystrix.Do"): what a caller should call instead.
+	Alt string
 }
 
 // Retry describes a retry layer (reserved for retrystack).

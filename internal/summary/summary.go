@@ -236,11 +236,11 @@ func run(pass *analysis.Pass) (any, error) {
 				if cs == nil || cs.DropsCtx == nil {
 					continue
 				}
-				chain := append([]Link{{Func: analysisutil.FuncName(e.callee), At: analysisutil.ShortPos(pass.Fset, e.pos)}}, cs.DropsCtx.Chain...)
+				chain := append([]Link{{Func: analysisutil.FuncName(e.callee), At: analysisutil.ShortPos(pass.Fset, e.pos), Alt: ContextAlternative(e.callee)}}, cs.DropsCtx.Chain...)
 				if len(chain) > maxChain {
 					chain = chain[:maxChain]
 				}
-				s.DropsCtx = &Drop{Root: cs.DropsCtx.Root, At: cs.DropsCtx.At, Chain: chain}
+				s.DropsCtx = &Drop{Root: cs.DropsCtx.Root, At: cs.DropsCtx.At, Chain: chain, Module: cs.DropsCtx.Module}
 				res.dropPos[fn] = append([]token.Pos{e.pos}, res.dropPos[e.callee]...)
 				changed = true
 				break
@@ -311,10 +311,38 @@ func directDrop(pass *analysis.Pass, res *Result, fd *ast.FuncDecl, uses []*Root
 			if s.Kind != SinkCall || s.Owner != fd || s.Callee == nil || s.PreCancelled || res.Exempt(s.Callee) {
 				continue
 			}
-			return &Drop{Root: u.Root, At: analysisutil.ShortPos(pass.Fset, u.Call.Pos())}, []token.Pos{u.Call.Pos()}
+			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(pass.Fset, u.Call.Pos())}
+			if pass.Module != nil {
+				d.Module = pass.Module.Path
+			}
+			return d, []token.Pos{u.Call.Pos()}
 		}
 	}
 	return nil, nil
+}
+
+// ContextAlternative names fn's context-taking alternative: a function
+// or method beside it named fn+"Context", fn+"WithContext" or fn+"C"
+// (hystrix.Do and hystrix.DoC) whose first parameter is a context.
+func ContextAlternative(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || analysisutil.TakesContext(sig) {
+		return ""
+	}
+	for _, suffix := range []string{"Context", "WithContext", "C"} {
+		var alt types.Object
+		if recv := sig.Recv(); recv != nil {
+			alt, _, _ = types.LookupFieldOrMethod(recv.Type(), true, fn.Pkg(), fn.Name()+suffix)
+		} else if fn.Pkg() != nil {
+			alt = fn.Pkg().Scope().Lookup(fn.Name() + suffix)
+		}
+		if a, ok := alt.(*types.Func); ok && a.Exported() {
+			if as, ok := a.Type().(*types.Signature); ok && as.Params().Len() > 0 && analysisutil.IsContext(as.Params().At(0).Type()) {
+				return analysisutil.FuncName(a)
+			}
+		}
+	}
+	return ""
 }
 
 // isExemptSink reports whether passing a root context to callee drops

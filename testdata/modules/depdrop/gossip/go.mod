@@ -1,0 +1,3 @@
+module example.com/gossip
+
+go 1.26

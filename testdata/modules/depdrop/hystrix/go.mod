@@ -1,0 +1,3 @@
+module example.com/hystrix
+
+go 1.26
