@@ -61,6 +61,9 @@ type checker struct {
 	// deferred holds the function literals called by defer statements:
 	// cleanup that may run after the request context is done.
 	deferred map[*ast.FuncLit]bool
+	// callAt maps a call's opening parenthesis, the position the SSA
+	// summaries keep, to the call expression.
+	callAt map[token.Pos]*ast.CallExpr
 }
 
 // inScope is the context a function can pass on.
@@ -84,20 +87,26 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 		fixes:    newFixer(pass),
 		scope:    map[ast.Node]*inScope{},
 		deferred: map[*ast.FuncLit]bool{},
+		callAt:   map[token.Pos]*ast.CallExpr{},
 	}
 	for cur := range ins.Root().Preorder((*ast.DeferStmt)(nil)) {
 		if lit, ok := ast.Unparen(cur.Node().(*ast.DeferStmt).Call.Fun).(*ast.FuncLit); ok {
 			c.deferred[lit] = true
 		}
 	}
-	roots := map[*ast.CallExpr]*summary.RootUse{}
+	roots := map[token.Pos]*summary.RootUse{}
 	for _, u := range sum.Roots {
-		roots[u.Call] = u
+		roots[u.Pos] = u
 	}
+	var calls []inspector.Cursor
 	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		calls = append(calls, cur)
+		c.callAt[cur.Node().(*ast.CallExpr).Lparen] = cur.Node().(*ast.CallExpr)
+	}
+	for _, cur := range calls {
 		call := cur.Node().(*ast.CallExpr)
-		if u := roots[call]; u != nil {
-			c.checkRoot(cur, u)
+		if u := roots[call.Lparen]; u != nil {
+			c.checkRoot(cur, call, u)
 			continue
 		}
 		c.checkCall(cur, call)
@@ -106,18 +115,18 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 }
 
 // checkRoot applies rule 1 to a root-context creation.
-func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
+func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *summary.RootUse) {
 	owner, ok := enclosingFunc(cur)
 	if !ok {
 		return
 	}
 	sc := c.ctxOf(owner)
-	if sc == nil || c.isCleanup(cur, owner) || c.rep.Explained(u.Call.Pos(), detachWords...) {
+	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
 		return
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || s.PreCancelled || c.sum.Exempt(s.Callee) || c.isDeferredLit(s.Owner) || c.buildsContext(s.Node) || c.storesCancel(s.Node) {
+		if s.Kind == summary.SinkDefer || s.PreCancelled || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -144,26 +153,47 @@ func (c *checker) checkRoot(cur inspector.Cursor, u *summary.RootUse) {
 		if i == maxRelated {
 			break
 		}
-		related = append(related, analysis.RelatedInformation{Pos: s.Node.Pos(), End: s.Node.End(), Message: "the root context flows here"})
+		ri := analysis.RelatedInformation{Pos: s.Pos, Message: "the root context flows here"}
+		if call := c.callAt[s.Pos]; call != nil {
+			ri.Pos, ri.End = call.Pos(), call.End()
+		}
+		related = append(related, ri)
 	}
 	d := analysis.Diagnostic{
-		Pos:      u.Call.Pos(),
-		End:      u.Call.End(),
+		Pos:      rootCall.Pos(),
+		End:      rootCall.End(),
 		Category: categoryRoot,
 		Message:  msg,
 		Related:  related,
 	}
-	if fix, ok := c.fixes.replaceRoot(u.Call, sc, root); ok {
+	if fix, ok := c.fixes.replaceRoot(rootCall, sc, root); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.rep.Report(d)
 }
 
-// detachWords are what authors write when they detach on purpose, in a
-// comment on the root context's line or just above it ("the checker gets
-// a fresh background context because the Start context is cancelled when
-// Start returns"): the finding would tell them what they already know.
-var detachWords = []string{"background context", "fresh context", "new context", "detach", "outlive", "cancelled when", "canceled when", "independent of", "own lifetime", "on purpose", "deliberately", "intentionally"}
+// explainsDetachment reports whether a comment on the root context's
+// line or just above it gives the reason for a fresh context ("the
+// checker is given a fresh background context because the Start context
+// is cancelled when Start returns"): it speaks of the context, gives a
+// reason, and does not call it a mistake. The finding would tell the
+// author what they already know.
+func explainsDetachment(text string) bool {
+	if text == "" || containsAny(text, "mistake", "bug", "todo", "fixme", "wrong", "should") {
+		return false
+	}
+	return containsAny(text, "context", "ctx", "detach") &&
+		containsAny(text, "because", "since ", "so that", "so it", "must ", "needs to", "on purpose", "deliberately", "intentionally", "otherwise", "outlive")
+}
+
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // ctxAppliedLater reports whether the result of the call at cur is later
 // handed, together with the context in scope, to another call: the
@@ -315,64 +345,9 @@ func (c *checker) insideFunc(cur inspector.Cursor, fullName string) bool {
 	return false
 }
 
-// buildsContext reports whether a store sink is a composite literal of a
-// type that is itself a context: a root context embedded in a custom
-// context (values without cancellation, like context.WithoutCancel's own
-// implementation) is deliberate detachment.
-func (c *checker) buildsContext(n ast.Node) bool {
-	lit, ok := n.(*ast.CompositeLit)
-	if !ok {
-		return false
-	}
-	t := c.pass.TypesInfo.TypeOf(lit)
-	if t == nil {
-		return false
-	}
-	iface := contextInterface(c.pass)
-	return iface != nil && (types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface))
-}
 
-// storesCancel reports whether a store sink keeps a cancel function next
-// to the context (a composite literal with a context.CancelFunc field): the
-// context's lifetime is managed explicitly, as connection pools do for
-// dials shared by several waiters.
-func (c *checker) storesCancel(n ast.Node) bool {
-	lit, ok := n.(*ast.CompositeLit)
-	if !ok {
-		return false
-	}
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			e = kv.Value
-		}
-		if isCancelFunc(c.pass.TypesInfo.TypeOf(e)) {
-			return true
-		}
-	}
-	return false
-}
 
-func isCancelFunc(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
-		return false
-	}
-	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
-}
 
-// contextInterface returns the context.Context interface type, if the
-// package imports context (directly or not).
-func contextInterface(pass *analysis.Pass) *types.Interface {
-	for _, imp := range pass.Pkg.Imports() {
-		if imp.Path() == "context" {
-			if tn, ok := imp.Scope().Lookup("Context").(*types.TypeName); ok {
-				iface, _ := tn.Type().Underlying().(*types.Interface)
-				return iface
-			}
-		}
-	}
-	return nil
-}
 
 // checkCall applies rules 2 and 3 to a call.
 func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {

@@ -182,23 +182,17 @@ func (r *Reporter) nolint(text string) bool {
 	return false
 }
 
-// Explained reports whether a comment on pos's line, or a comment block
-// ending on the line just above, contains one of the words (compared
-// case-insensitively): the author has said why the code is as it is.
-func (r *Reporter) Explained(pos token.Pos, words ...string) bool {
+// CommentsNear returns, lowercased, the text of the comments on pos's
+// line and of a comment block ending on the line just above: what the
+// author says about the code at pos.
+func (r *Reporter) CommentsNear(pos token.Pos) string {
 	tf := r.pass.Fset.File(pos)
 	fi := r.files[tf]
 	if fi == nil {
-		return false
+		return ""
 	}
 	line := tf.Line(pos)
-	text := strings.ToLower(fi.comments[line] + " " + fi.comments[line-1])
-	for _, w := range words {
-		if strings.Contains(text, w) {
-			return true
-		}
-	}
-	return false
+	return strings.ToLower(fi.comments[line-1] + " " + fi.comments[line])
 }
 
 func isCgoGenerated(f *ast.File) bool {

@@ -33,6 +33,10 @@ type fnInfo struct {
 	reaches  []Reach
 	results  []ValueClaim
 	calls    []FuncCall
+	// ctxdrop's claims (ctxclaims.go).
+	ignoresCtx bool
+	drop       *Drop
+	dropPos    []token.Pos
 }
 
 type storeSite struct {
@@ -123,6 +127,10 @@ func (e *engine) mergeInto(res *Result) {
 		}
 		es := info.summary()
 		s.Outbound, s.Reaches, s.Results, s.FuncCalls = es.Outbound, es.Reaches, es.Results, es.FuncCalls
+		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
+		if info.drop != nil {
+			res.dropPos[info.obj] = info.dropPos
+		}
 	}
 	for m, s := range e.ifaceSums {
 		res.local[m] = s

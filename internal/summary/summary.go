@@ -17,17 +17,13 @@
 package summary
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
@@ -41,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resilvetsummary",
 	Doc:        "compute per-function resilience summaries (context use, outbound I/O) shared by the resilvet analyzers",
 	URL:        analysisutil.URL("summary"),
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
 	Run:        run,
 	FactTypes:  []analysis.Fact{(*FuncSummary)(nil), (*ValueSummary)(nil)},
 	ResultType: reflect.TypeFor[*Result](),
@@ -129,146 +125,64 @@ func (r *Result) DropPositions(fn *types.Func) []token.Pos {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	res := &Result{
 		IncludeTests: includeTests,
 		local:        map[*types.Func]*FuncSummary{},
 		imported:     map[*types.Func]*FuncSummary{},
 		dropPos:      map[*types.Func][]token.Pos{},
 	}
-	std := analysisutil.IsStd(pass)
-
-	type edgeTo struct {
-		callee *types.Func
-		pos    token.Pos
-	}
-	type decl struct {
-		fn   *types.Func
-		cur  inspector.Cursor
-		uses []*RootUse
-	}
-	var (
-		decls []decl
-		edges = map[*types.Func][]edgeTo{}
-	)
-	// First the facts that need nothing from other functions.
-	for cur := range ins.Root().Preorder((*ast.FuncDecl)(nil)) {
-		fd := cur.Node().(*ast.FuncDecl)
-		if fd.Body == nil {
-			continue
-		}
-		uses := rootUses(pass.TypesInfo, cur)
-		res.Roots = append(res.Roots, uses...)
-		fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if fn == nil || std {
-			continue
-		}
-		decls = append(decls, decl{fn, cur, uses})
-		res.local[fn] = &FuncSummary{
-			Outbound:   outboundKinds(pass.TypesInfo, cur),
-			IgnoresCtx: ignoresCtx(pass.TypesInfo, fd),
-		}
-	}
-
-	// Import the facts of every function called from another package, for
-	// the chains below and for the reporting analyzers' call sites.
-	if !std {
-		for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-			callee := analysisutil.CalleeFunc(pass.TypesInfo, cur.Node().(*ast.CallExpr))
-			if callee == nil || callee.Pkg() == nil || callee.Pkg() == pass.Pkg {
-				continue
-			}
-			if _, seen := res.imported[callee]; seen {
-				continue
-			}
-			var s FuncSummary
-			if pass.ImportObjectFact(callee, &s) {
-				res.imported[callee] = &s
-			} else {
-				res.imported[callee] = nil
-			}
-		}
-	}
-
-	// Then the direct drops and the call edges of functions without a
-	// context.
-	for _, d := range decls {
-		fd := d.cur.Node().(*ast.FuncDecl)
-		sig := d.fn.Type().(*types.Signature)
-		if analysisutil.TakesContext(sig) || knowledge.IsCleanupFuncName(d.fn.Name()) {
-			continue
-		}
-		if drop, pos := directDrop(pass, res, fd, d.uses); drop != nil {
-			res.local[d.fn].DropsCtx = drop
-			res.dropPos[d.fn] = pos
-		}
-		edges[d.fn] = nil
-		for c := range d.cur.Preorder((*ast.CallExpr)(nil)) {
-			call := c.Node().(*ast.CallExpr)
-			if !runsNow(c, fd) {
-				continue
-			}
-			callee := analysisutil.CalleeFunc(pass.TypesInfo, call)
-			if callee == nil || callee == d.fn {
-				continue
-			}
-			if csig, ok := callee.Type().(*types.Signature); !ok || analysisutil.TakesContext(csig) {
-				continue
-			}
-			edges[d.fn] = append(edges[d.fn], edgeTo{callee, call.Lparen})
-		}
-	}
-
-	// Propagate drops from callees to callers until nothing changes. Each
-	// round visits functions in source order and takes the first dropping
-	// callee, so chains are deterministic; a function that drops directly
-	// keeps its own evidence.
-	for changed := true; changed; {
-		changed = false
-		for _, d := range decls {
-			fn := d.fn
-			s := res.local[fn]
-			if s.DropsCtx != nil {
-				continue
-			}
-			for _, e := range edges[fn] {
-				cs := res.Of(e.callee)
-				if cs == nil || cs.DropsCtx == nil {
-					continue
-				}
-				chain := append([]Link{{Func: analysisutil.FuncName(e.callee), At: analysisutil.ShortPos(pass.Fset, e.pos), Alt: ContextAlternative(e.callee)}}, cs.DropsCtx.Chain...)
-				if len(chain) > maxChain {
-					chain = chain[:maxChain]
-				}
-				s.DropsCtx = &Drop{Root: cs.DropsCtx.Root, At: cs.DropsCtx.At, Chain: chain, Module: cs.DropsCtx.Module}
-				res.dropPos[fn] = append([]token.Pos{e.pos}, res.dropPos[e.callee]...)
-				changed = true
-				break
-			}
-		}
-	}
-
 	// The SSA pass is always there under a driver; a harness that runs
-	// the summary on ill-typed code (the fuzz test) leaves it out.
-	// The standard library gets findings (its own outbound calls) but no
-	// facts: what callers need to know about it is in the tables.
-	if ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA); ok && mayReachOutbound(pass.Pkg) {
-		e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs)
-		e.run()
-		e.mergeInto(res)
-		if !std {
-			e.exportValueFacts()
-		}
-	}
-	if std {
+	// the summary on ill-typed code (the fuzz test) leaves it out, and a
+	// package that cannot reach a context or outbound work has nothing to
+	// summarise.
+	ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	if !ok || !mayReachOutbound(pass.Pkg) {
 		return res, nil
 	}
+	e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs)
+	res.Roots = findRoots(e.funcs, contextInterface(pass.Pkg))
+	e.ctxClaims(res.Roots)
+	e.run()
+	e.mergeInto(res)
+	// The standard library gets findings (its own outbound calls, its
+	// root contexts) but no facts: what callers need to know about it is
+	// in the tables, because some drivers never analyse it.
+	if e.std {
+		return res, nil
+	}
+	e.exportValueFacts()
 	for fn, s := range res.local {
 		if !s.empty() {
 			pass.ExportObjectFact(fn, s)
 		}
 	}
 	return res, nil
+}
+
+// contextInterface returns the context.Context interface type, if the
+// package imports context, directly or not.
+func contextInterface(pkg *types.Package) *types.Interface {
+	seen := map[*types.Package]bool{}
+	var find func(p *types.Package) *types.Interface
+	find = func(p *types.Package) *types.Interface {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if p.Path() == "context" {
+			if tn, ok := p.Scope().Lookup("Context").(*types.TypeName); ok {
+				iface, _ := tn.Type().Underlying().(*types.Interface)
+				return iface
+			}
+		}
+		for _, q := range p.Imports() {
+			if i := find(q); i != nil {
+				return i
+			}
+		}
+		return nil
+	}
+	return find(pkg)
 }
 
 // mayReachOutbound reports whether the package imports, directly or
@@ -296,30 +210,6 @@ func mayReachOutbound(pkg *types.Package) bool {
 	return visit(pkg)
 }
 
-// directDrop returns the evidence that the function creates a root context
-// that reaches context-taking or outbound work synchronously, in its own
-// body (not in closures, goroutines or deferred calls, whose lifetime is
-// deliberately not the caller's).
-func directDrop(pass *analysis.Pass, res *Result, fd *ast.FuncDecl, uses []*RootUse) (*Drop, []token.Pos) {
-	for _, u := range uses {
-		if u.Owner != fd {
-			continue
-		}
-		for _, s := range u.Sinks {
-			// Only a statically known callee is evidence: a callback
-			// (a func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.Owner != fd || s.Callee == nil || s.PreCancelled || res.Exempt(s.Callee) {
-				continue
-			}
-			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(pass.Fset, u.Call.Pos())}
-			if pass.Module != nil {
-				d.Module = pass.Module.Path
-			}
-			return d, []token.Pos{u.Call.Pos()}
-		}
-	}
-	return nil, nil
-}
 
 // ContextAlternative names fn's context-taking alternative: a function
 // or method beside it named fn+"Context", fn+"WithContext" or fn+"C"
@@ -367,86 +257,5 @@ func (r *Result) Exempt(callee *types.Func) bool {
 	return s != nil && s.IgnoresCtx
 }
 
-// ignoresCtx reports whether the function has context parameters and
-// none of them is used except as an argument to a values-only call
-// (logging, metrics): such a function drops nothing when handed a root
-// context.
-func ignoresCtx(info *types.Info, fd *ast.FuncDecl) bool {
-	params := map[types.Object]bool{}
-	for _, f := range fd.Type.Params.List {
-		if !analysisutil.IsContext(info.TypeOf(f.Type)) {
-			continue
-		}
-		if len(f.Names) == 0 {
-			return true // unnamed: cannot be used
-		}
-		for _, id := range f.Names {
-			if obj := info.Defs[id]; obj != nil {
-				params[obj] = true
-			}
-		}
-	}
-	if len(params) == 0 {
-		return false
-	}
-	used := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if used {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			if fn := analysisutil.CalleeFunc(info, n); fn != nil && isExemptSink(fn) {
-				// Look only at the callee expression; the arguments go
-				// to a values-only consumer.
-				ast.Inspect(n.Fun, func(m ast.Node) bool {
-					if id, ok := m.(*ast.Ident); ok && params[info.Uses[id]] {
-						used = true
-					}
-					return !used
-				})
-				return false
-			}
-		case *ast.Ident:
-			if params[info.Uses[n]] {
-				used = true
-			}
-		}
-		return !used
-	})
-	return !used
-}
 
-// runsNow reports whether the call at cur runs as part of fd's own body:
-// not in a closure, a go statement or a deferred call.
-func runsNow(cur inspector.Cursor, fd *ast.FuncDecl) bool {
-	if enclosingFunc(cur) != fd {
-		return false
-	}
-	switch cur.Parent().Node().(type) {
-	case *ast.GoStmt, *ast.DeferStmt:
-		return false
-	}
-	return true
-}
 
-// outboundKinds lists the outbound kinds called directly in the function
-// (closures included), sorted and unique.
-func outboundKinds(info *types.Info, decl inspector.Cursor) []string {
-	seen := map[string]bool{}
-	for cur := range decl.Preorder((*ast.CallExpr)(nil)) {
-		fn := analysisutil.CalleeFunc(info, cur.Node().(*ast.CallExpr))
-		if fn == nil {
-			continue
-		}
-		if o, ok := knowledge.OutboundOf(fn.FullName()); ok {
-			seen[o.Kind.String()] = true
-		}
-	}
-	var kinds []string
-	for k := range seen {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	return kinds
-}

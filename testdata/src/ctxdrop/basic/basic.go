@@ -241,6 +241,8 @@ func start(ctx context.Context, c checker) {
 	// context is cancelled when Start returns.
 	go c.Run(context.Background())
 	c.Run(context.Background()) //nolint:contextcheck // runs after Start returns, see above
+	// Mistake: a fresh context cuts the run loose from the caller.
+	c.Run(context.Background()) // want `context.Background\(\) passed to basic.checker.Run`
 	// A nolint without a reason silences nothing.
 	c.Run( //nolint:contextcheck
 		context.Background(), // want `context.Background\(\) passed to basic.checker.Run`

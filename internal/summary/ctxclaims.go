@@ -1,0 +1,169 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// ctxClaims computes ctxdrop's claims over SSA: IgnoresCtx for every
+// named function, then DropsCtx, directly from the root uses and through
+// callees to a fixed point.
+func (e *engine) ctxClaims(roots []*RootUse) {
+	var named []*fnInfo
+	for _, fn := range e.funcs {
+		if info := e.local[fn]; info.obj != nil && fn.Blocks != nil {
+			named = append(named, info)
+		}
+	}
+	// Source order, so chains are deterministic.
+	sort.Slice(named, func(i, j int) bool { return named[i].fn.Pos() < named[j].fn.Pos() })
+	for _, info := range named {
+		info.ignoresCtx = e.ignoresCtx(info.fn)
+	}
+
+	type edgeTo struct {
+		callee *types.Func
+		pos    token.Pos
+	}
+	edges := map[*fnInfo][]edgeTo{}
+	byFunc := map[*ssa.Function][]*RootUse{}
+	for _, u := range roots {
+		byFunc[u.Func] = append(byFunc[u.Func], u)
+	}
+	var candidates []*fnInfo
+	for _, info := range named {
+		sig := info.obj.Type().(*types.Signature)
+		if analysisutil.TakesContext(sig) || knowledge.IsCleanupFuncName(info.obj.Name()) {
+			continue
+		}
+		candidates = append(candidates, info)
+		info.drop, info.dropPos = e.directDrop(byFunc[info.fn])
+		for _, b := range info.fn.Blocks {
+			for _, instr := range b.Instrs {
+				// Only calls that run now: a go or defer statement starts
+				// work on its own lifetime, and closures are functions of
+				// their own.
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := calleeFunc(call.Common())
+				if callee == nil || callee == info.obj {
+					continue
+				}
+				if csig, ok := callee.Type().(*types.Signature); !ok || analysisutil.TakesContext(csig) {
+					continue
+				}
+				edges[info] = append(edges[info], edgeTo{callee, call.Common().Pos()})
+			}
+		}
+	}
+	// Propagate drops from callees to callers until nothing changes. Each
+	// round visits functions in source order and takes the first dropping
+	// callee; a function that drops directly keeps its own evidence.
+	for changed := true; changed; {
+		changed = false
+		for _, info := range candidates {
+			if info.drop != nil {
+				continue
+			}
+			for _, edge := range edges[info] {
+				cd, cpos := e.dropOf(edge.callee)
+				if cd == nil {
+					continue
+				}
+				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, edge.pos), Alt: ContextAlternative(edge.callee)}}, cd.Chain...))
+				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module}
+				info.dropPos = append([]token.Pos{edge.pos}, cpos...)
+				changed = true
+				break
+			}
+		}
+	}
+}
+
+// dropOf returns the DropsCtx claim of a callee, local or imported, and
+// for a local one the positions of its chain.
+func (e *engine) dropOf(callee *types.Func) (*Drop, []token.Pos) {
+	callee = callee.Origin()
+	if info := e.byObj[callee]; info != nil {
+		return info.drop, info.dropPos
+	}
+	if s := e.imported(callee); s != nil {
+		return s.DropsCtx, nil
+	}
+	return nil, nil
+}
+
+// directDrop returns the evidence that the function creates a root
+// context that reaches context-taking work synchronously in its own body
+// (not in closures, goroutines or deferred calls, whose lifetime is
+// deliberately not the caller's).
+func (e *engine) directDrop(uses []*RootUse) (*Drop, []token.Pos) {
+	for _, u := range uses {
+		for _, s := range u.Sinks {
+			// Only a statically known callee is evidence: a callback (a
+			// func field or parameter) may do anything or nothing.
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || e.exempt(s.Callee) {
+				continue
+			}
+			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, u.Pos)}
+			if e.pass.Module != nil {
+				d.Module = e.pass.Module.Path
+			}
+			return d, []token.Pos{u.Pos}
+		}
+	}
+	return nil, nil
+}
+
+// exempt reports whether passing a root context to callee drops nothing
+// that matters: a values-only consumer, a cleanup call, a constructor
+// that keeps its context, or a function that ignores its context.
+func (e *engine) exempt(callee *types.Func) bool {
+	if isExemptSink(callee) {
+		return true
+	}
+	callee = callee.Origin()
+	if info := e.byObj[callee]; info != nil {
+		return info.ignoresCtx
+	}
+	s := e.imported(callee)
+	return s != nil && s.IgnoresCtx
+}
+
+// ignoresCtx reports whether the function has context parameters and
+// none of them is used except as an argument to a values-only call
+// (logging, metrics): such a function drops nothing when handed a root
+// context.
+func (e *engine) ignoresCtx(fn *ssa.Function) bool {
+	has := false
+	for _, p := range fn.Params {
+		if !analysisutil.IsContext(p.Type()) {
+			continue
+		}
+		has = true
+		if refs := p.Referrers(); refs != nil {
+			for _, r := range *refs {
+				if _, ok := r.(*ssa.DebugRef); ok {
+					continue
+				}
+				c, ok := r.(ssa.CallInstruction)
+				if !ok || c.Common().Value == p {
+					return false
+				}
+				callee := calleeFunc(c.Common())
+				if callee == nil || !isExemptSink(callee) || c.Common().IsInvoke() && c.Common().Value == p {
+					return false
+				}
+			}
+		}
+	}
+	return has
+}

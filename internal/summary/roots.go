@@ -1,0 +1,463 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// RootUse is one call of a root-context constructor (context.Background
+// or context.TODO) and the places its value, or a context derived from
+// it, flows to. Read by ctxdrop (rule 1) and by the summary itself
+// (DropsCtx).
+type RootUse struct {
+	// Pos is the opening parenthesis of the call: SSA keeps no more of
+	// the syntax, and ctxdrop finds the call expression there.
+	Pos token.Pos
+	// Root is "context.Background" or "context.TODO".
+	Root string
+	// Func is the function whose body makes the call.
+	Func *ssa.Function
+	// Sinks lists where the context goes, in source order.
+	Sinks []Sink
+}
+
+// SinkKind says how a root context leaves the function that made it.
+type SinkKind int
+
+const (
+	// SinkCall: passed as a context.Context argument of a call that runs
+	// now.
+	SinkCall SinkKind = iota
+	// SinkGo: passed to the function a go statement starts.
+	SinkGo
+	// SinkDefer: passed to a deferred call (cleanup; never reported).
+	SinkDefer
+	// SinkStore: stored in a struct field, map, slice, channel or
+	// package variable, to be used later.
+	SinkStore
+)
+
+// Sink is one place a root context flows to.
+type Sink struct {
+	Kind SinkKind
+	// Pos is the call's opening parenthesis, or the position of the
+	// store (the composite literal's brace, the assignment).
+	Pos token.Pos
+	// Callee is the called function for calls with a static callee or an
+	// interface method; nil otherwise.
+	Callee *types.Func
+	// InClosure is set when the sink is in a closure of the function
+	// that made the root, not in its own body; InDeferredClosure when
+	// that closure is run by a defer statement.
+	InClosure, InDeferredClosure bool
+	// PreCancelled is set when the context reaching the sink was
+	// cancelled before it: "ctx, cancel := context.WithCancel(bg);
+	// cancel()" makes an already-done context on purpose (close now, do
+	// not wait), which drops nothing.
+	PreCancelled bool
+	// BuildsContext is set for a store into a struct that is itself a
+	// context (values without cancellation, like WithoutCancel's own
+	// implementation): deliberate detachment.
+	BuildsContext bool
+	// StoresCancel is set for a store into a struct that also keeps the
+	// context's cancel function: the lifetime is managed explicitly.
+	StoresCancel bool
+}
+
+// rootFlow follows root contexts forward through SSA: through
+// derivations (context.WithTimeout(bg, d), any call that takes the
+// context and returns one), conversions, phi nodes whose every edge is
+// root-derived (a nil-context fallback merges with a parameter and is
+// never followed), closures' free variables and captured variables, to
+// calls, go and defer statements and stores.
+type rootFlow struct {
+	ctxIface *types.Interface
+	use      *RootUse
+	seen     map[ssa.Value]bool
+	// cancels are the cancel functions of the WithCancel derivations on
+	// the way to the current value.
+	cancels []ssa.Value
+}
+
+// findRoots returns every root-context use in the package's functions, in
+// source order.
+func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
+	var out []*RootUse
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				name := calleeName(call.Common())
+				if !knowledge.IsRootContext(name) {
+					continue
+				}
+				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn}, seen: map[ssa.Value]bool{}}
+				rf.follow(call)
+				sort.SliceStable(rf.use.Sinks, func(i, j int) bool { return rf.use.Sinks[i].Pos < rf.use.Sinks[j].Pos })
+				out = append(out, rf.use)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
+func (rf *rootFlow) follow(v ssa.Value) {
+	if rf.seen[v] {
+		return
+	}
+	rf.seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case ssa.CallInstruction:
+			rf.call(r, v)
+		case *ssa.Store:
+			if r.Val == v {
+				rf.store(r)
+			}
+		case *ssa.MapUpdate:
+			if r.Value == v || r.Key == v {
+				rf.sink(Sink{Kind: SinkStore, Pos: r.Pos()}, r)
+			}
+		case *ssa.Send:
+			if r.X == v {
+				rf.sink(Sink{Kind: SinkStore, Pos: r.Pos()}, r)
+			}
+		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+			rf.follow(r.(ssa.Value))
+		case *ssa.Phi:
+			if rootDerived(r, map[ssa.Value]bool{}) {
+				rf.follow(r)
+			}
+		case *ssa.MakeClosure:
+			fn := r.Fn.(*ssa.Function)
+			for i, b := range r.Bindings {
+				if b == v {
+					rf.follow(fn.FreeVars[i])
+				}
+			}
+		}
+	}
+}
+
+// call handles v passed to a call: a derivation is followed, a context
+// argument is a sink, anything else (a receiver: v.Done()) is not.
+func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
+	c := instr.Common()
+	if c.IsInvoke() && c.Value == v {
+		return // a method of the context itself
+	}
+	idx := -1
+	for i, a := range c.Args {
+		if a == v {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return // called as a function value
+	}
+	if call, ok := instr.(*ssa.Call); ok && derives(c) {
+		name := calleeName(c)
+		if name == "context.WithCancel" || name == "context.WithCancelCause" {
+			for _, x := range extracts(call, 1) {
+				rf.cancels = append(rf.cancels, x)
+			}
+		}
+		if isTuple(call.Type()) {
+			for _, x := range extracts(call, 0) {
+				rf.follow(x)
+			}
+		} else {
+			rf.follow(call)
+		}
+		return
+	}
+	if !paramIsContext(c, idx) {
+		return
+	}
+	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c)}
+	switch instr.(type) {
+	case *ssa.Go:
+		s.Kind = SinkGo
+	case *ssa.Defer:
+		s.Kind = SinkDefer
+	}
+	if !s.Pos.IsValid() {
+		s.Pos = instr.Pos()
+	}
+	rf.sink(s, instr)
+}
+
+// store handles v stored into memory: a local variable captured by a
+// closure is followed to its loads; anything else is a sink.
+func (rf *rootFlow) store(st *ssa.Store) {
+	switch a := st.Addr.(type) {
+	case *ssa.Alloc:
+		if !a.Heap || isLocalCell(a) {
+			rf.followCell(a)
+			return
+		}
+	case *ssa.FieldAddr:
+		s := Sink{Kind: SinkStore, Pos: st.Pos()}
+		if al, ok := a.X.(*ssa.Alloc); ok {
+			if t := al.Type().(*types.Pointer).Elem(); rf.ctxIface != nil && (types.Implements(t, rf.ctxIface) || types.Implements(types.NewPointer(t), rf.ctxIface)) {
+				s.BuildsContext = true
+			}
+			s.StoresCancel = storesCancelFunc(al)
+			if al.Pos().IsValid() {
+				s.Pos = al.Pos()
+			}
+		}
+		rf.sink(s, st)
+		return
+	}
+	rf.sink(Sink{Kind: SinkStore, Pos: st.Pos()}, st)
+}
+
+// followCell follows the loads of a local variable that lives in memory.
+func (rf *rootFlow) followCell(al *ssa.Alloc) {
+	var visit func(addr ssa.Value, depth int)
+	visit = func(addr ssa.Value, depth int) {
+		refs := addr.Referrers()
+		if refs == nil || depth > 3 {
+			return
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.UnOp:
+				if r.Op == token.MUL && onlyRootStores(addr) {
+					rf.follow(r)
+				}
+			case *ssa.MakeClosure:
+				fn := r.Fn.(*ssa.Function)
+				for i, b := range r.Bindings {
+					if b == addr {
+						visit(fn.FreeVars[i], depth+1)
+					}
+				}
+			}
+		}
+	}
+	visit(al, 0)
+}
+
+// onlyRootStores reports whether every value stored at addr is
+// root-derived: the AST rule "a variable holds a root context only if
+// every assignment to it does".
+func onlyRootStores(addr ssa.Value) bool {
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == addr && !rootDerived(st.Val, map[ssa.Value]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLocalCell reports whether a heap Alloc is a local variable (captured
+// by a closure or address-taken), not a composite literal.
+func isLocalCell(al *ssa.Alloc) bool {
+	return al.Comment != "complit" && al.Comment != "new" && al.Comment != "slicelit" && al.Comment != "makeslice" && al.Comment != "varargs"
+}
+
+func (rf *rootFlow) sink(s Sink, instr ssa.Instruction) {
+	fn := instr.Parent()
+	if fn != rf.use.Func {
+		s.InClosure = true
+		s.InDeferredClosure = deferredClosure(fn)
+	}
+	for _, c := range rf.cancels {
+		if cancelledBefore(c, instr) {
+			s.PreCancelled = true
+		}
+	}
+	for _, o := range rf.use.Sinks {
+		if o.Pos == s.Pos && o.Kind == s.Kind {
+			return
+		}
+	}
+	rf.use.Sinks = append(rf.use.Sinks, s)
+}
+
+// cancelledBefore reports whether the cancel function is called (not
+// deferred) before instr on every path to it.
+func cancelledBefore(cancel ssa.Value, instr ssa.Instruction) bool {
+	refs := cancel.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if c, ok := r.(*ssa.Call); ok && c.Call.Value == cancel && c.Parent() == instr.Parent() && before(c, instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// deferredClosure reports whether fn is a closure run by a defer
+// statement in the function that makes it.
+func deferredClosure(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				return true
+			}
+			if d.Call.Value == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesCancelFunc reports whether a struct allocation also gets a
+// context.CancelFunc stored in one of its fields.
+func storesCancelFunc(al *ssa.Alloc) bool {
+	refs := al.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			if st, ok := u.(*ssa.Store); ok && st.Addr == fa && isCancelFuncType(st.Val.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isCancelFuncType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
+}
+
+// rootDerived reports whether v holds, on every path, a root context or
+// one derived from it.
+func rootDerived(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true // a cycle through phis adds no other source
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Call:
+		if knowledge.IsRootContext(calleeName(v.Common())) {
+			return true
+		}
+		if a := derivedArg(v.Common()); a != nil {
+			return rootDerived(a, seen)
+		}
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			return rootDerived(c, seen)
+		}
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !rootDerived(e, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.MakeInterface:
+		return rootDerived(v.X, seen)
+	case *ssa.ChangeType:
+		return rootDerived(v.X, seen)
+	case *ssa.ChangeInterface:
+		return rootDerived(v.X, seen)
+	}
+	return false
+}
+
+// derives reports whether the call returns a context derived from a
+// context argument (context.WithTimeout(parent, d), a tracing span).
+func derives(c *ssa.CallCommon) bool { return derivedArg(c) != nil }
+
+// derivedArg returns the context argument a call derives its context
+// result from, or nil.
+func derivedArg(c *ssa.CallCommon) ssa.Value {
+	sig := c.Signature()
+	if sig == nil || sig.Results().Len() == 0 || !analysisutil.IsContext(sig.Results().At(0).Type()) {
+		return nil
+	}
+	for _, a := range c.Args {
+		if analysisutil.IsContext(a.Type()) {
+			return a
+		}
+	}
+	return nil
+}
+
+// paramIsContext reports whether argument idx of the call is received by
+// a context.Context parameter (not, say, fmt.Println's any).
+func paramIsContext(c *ssa.CallCommon, idx int) bool {
+	sig := c.Signature()
+	if sig == nil {
+		return false
+	}
+	params := sig.Params()
+	if !c.IsInvoke() && sig.Recv() != nil {
+		idx-- // the receiver is the first argument of a static method call
+		if idx < 0 {
+			return false
+		}
+	}
+	n := params.Len()
+	var t types.Type
+	switch {
+	case n == 0:
+		return false
+	case idx < n-1 || !sig.Variadic() && idx < n:
+		t = params.At(idx).Type()
+	case sig.Variadic():
+		// Variadic arguments arrive packed in a slice: a context there
+		// is stored into it, never passed as such.
+		return false
+	}
+	return t != nil && analysisutil.IsContext(t)
+}
+
+func extracts(call *ssa.Call, index int) []ssa.Value {
+	var out []ssa.Value
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == index {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func isTuple(t types.Type) bool {
+	_, ok := t.(*types.Tuple)
+	return ok
+}
