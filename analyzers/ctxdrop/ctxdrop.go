@@ -345,10 +345,6 @@ func (c *checker) insideFunc(cur inspector.Cursor, fullName string) bool {
 	return false
 }
 
-
-
-
-
 // checkCall applies rules 2 and 3 to a call.
 func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)

@@ -64,7 +64,7 @@ type engine struct {
 	// seen dedups findings: a call is visited again in each round of its
 	// component.
 	seen map[findingKey]bool
-	ev      *evaluator
+	ev   *evaluator
 	// std is set for standard-library packages: they read no facts (some
 	// drivers never analyse std, so none are written).
 	std bool
@@ -77,18 +77,18 @@ type engine struct {
 
 func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function) *engine {
 	e := &engine{
-		pass:    pass,
-		res:     res,
+		pass:      pass,
+		res:       res,
 		local:     map[*ssa.Function]*fnInfo{},
 		byObj:     map[*types.Func]*fnInfo{},
 		ifaceSums: map[*types.Func]*FuncSummary{},
-		stores:  map[*types.Var][]storeSite{},
-		varMemo: map[varKey]value{},
-		varBusy: map[*types.Var]bool{},
-		seen:    map[findingKey]bool{},
+		stores:    map[*types.Var][]storeSite{},
+		varMemo:   map[varKey]value{},
+		varBusy:   map[*types.Var]bool{},
+		seen:      map[findingKey]bool{},
 
 		configuredLater: map[*types.Var]bool{},
-		pending: map[*ssa.Function][]Reach{},
+		pending:         map[*ssa.Function][]Reach{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {

@@ -2,9 +2,9 @@ package summary
 
 import (
 	"go/constant"
-	"sort"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"

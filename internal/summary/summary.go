@@ -210,7 +210,6 @@ func mayReachOutbound(pkg *types.Package) bool {
 	return visit(pkg)
 }
 
-
 // ContextAlternative names fn's context-taking alternative: a function
 // or method beside it named fn+"Context", fn+"WithContext" or fn+"C"
 // (hystrix.Do and hystrix.DoC) whose first parameter is a context.
@@ -256,6 +255,3 @@ func (r *Result) Exempt(callee *types.Func) bool {
 	s := r.Of(callee)
 	return s != nil && s.IgnoresCtx
 }
-
-
-

@@ -111,14 +111,14 @@ type result struct {
 	// runtimeFixesSkipped counts fixes in the standard library that import
 	// the runtime: GOROOT cannot build them.
 	runtimeFixesSkipped int
-	packages   int
-	findings   []finding
-	errors     []string
-	loadErrors int
-	fixes      int
-	panicked   bool
-	stderr     string
-	buildErr   string
+	packages            int
+	findings            []finding
+	errors              []string
+	loadErrors          int
+	fixes               int
+	panicked            bool
+	stderr              string
+	buildErr            string
 }
 
 func (r *result) perAnalyzer() string {
