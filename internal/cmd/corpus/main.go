@@ -36,6 +36,9 @@ var (
 
 func main() {
 	flag.Parse()
+	// Each module is analysed on its own: a go.work in a module's zip
+	// names directories that are not there.
+	os.Setenv("GOWORK", "off")
 	tmp, err := os.MkdirTemp("", "resilvet-corpus")
 	check(err)
 	if !*keep {
