@@ -221,11 +221,11 @@ func TestExample(t *testing.T) {
 	assert.Equal(t, 3, r.code, r.stderr)
 	for _, w := range []string{
 		"payments/payments.go:48:14: http.NewRequest ignores the caller's context while ctx is available",
-		"checkout/checkout.go:49:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
-		"checkout/checkout.go:56:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
-		"checkout/checkout.go:70:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
+		"checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
+		"checkout/checkout.go:46:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
+		"checkout/checkout.go:60:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
 		"recommend/recommend.go:41:15: http.Get uses http.DefaultClient, which has no timeout",
-		"checkout/checkout.go:80:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
+		"checkout/checkout.go:70:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
 	} {
 		assert.Contains(t, r.stderr, w)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"sync"
 
 	"github.com/resilvet/resilvet/examples/checkout/payments"
 	"github.com/resilvet/resilvet/examples/checkout/recommend"
@@ -16,15 +15,6 @@ import (
 type Server struct {
 	db       *sql.DB
 	payments *payments.Client
-
-	mu      sync.Mutex
-	popular []string
-}
-
-func (s *Server) setPopular(items []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.popular = items
 }
 
 // Routes returns the service's HTTP routes.

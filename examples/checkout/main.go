@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"log"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/resilvet/resilvet/examples/checkout/payments"
@@ -27,7 +28,7 @@ func main() {
 		db:       db,
 		payments: payments.New("http://payments.internal", 2*time.Second),
 	}
-	go s.refreshPopular(time.Minute)
+	go refreshPopular(time.Minute)
 	srv := &http.Server{
 		Addr:              ":8080",
 		Handler:           s.Routes(),
@@ -36,11 +37,19 @@ func main() {
 	log.Fatal(srv.ListenAndServe())
 }
 
-// refreshPopular keeps the home page's popular products fresh.
-func (s *Server) refreshPopular(every time.Duration) {
+// popular caches the home page's popular products.
+var popular struct {
+	sync.Mutex
+	items []string
+}
+
+// refreshPopular keeps the popular products fresh.
+func refreshPopular(every time.Duration) {
 	for range time.Tick(every) {
 		if items, err := recommend.Popular(); err == nil {
-			s.setPopular(items)
+			popular.Lock()
+			popular.items = items
+			popular.Unlock()
 		}
 	}
 }
