@@ -57,6 +57,10 @@ func TestClientTimeoutFlag(t *testing.T) {
 	require.NoError(t, notimeout.Analyzer.Flags.Set("client-timeout", "10s"))
 }
 
+func TestPeersLabelledSites(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/peers")
+}
+
 func TestTestSupportPackage(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
 }

@@ -105,15 +105,17 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		}
 		parts = []part{{domCtx, ev.eval(domCtx, a)}}
 	case knowledge.ByClientOrRequest:
-		if len(c.Args) < 2 || c.IsInvoke() {
+		recv, req := receiverOf(c), argOf(c, 0)
+		if recv == nil || req == nil {
 			return
 		}
-		parts = []part{{domRequest, ev.eval(domRequest, c.Args[1])}, {domClient, ev.eval(domClient, c.Args[0])}}
+		parts = []part{{domRequest, ev.eval(domRequest, req)}, {domClient, ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
-		if len(c.Args) < 1 || c.IsInvoke() {
+		recv := receiverOf(c)
+		if recv == nil {
 			return
 		}
-		parts = []part{call(displayName(name) + "'s context.Background()"), {domClient, ev.eval(domClient, c.Args[0])}}
+		parts = []part{call(displayName(name) + "'s context.Background()"), {domClient, ev.eval(domClient, recv)}}
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
@@ -124,10 +126,15 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		}
 		parts = []part{call(what)}
 	case knowledge.ByDialer:
-		if len(c.Args) < 1 || c.IsInvoke() || localNetwork(c, name) {
+		// A method's receiver, or tls.DialWithDialer's first argument.
+		dialer := receiverOf(c)
+		if dialer == nil && len(c.Args) > 0 {
+			dialer = c.Args[0]
+		}
+		if dialer == nil || localNetwork(c, name) {
 			return
 		}
-		parts = []part{{domDialer, ev.eval(domDialer, c.Args[0])}}
+		parts = []part{{domDialer, ev.eval(domDialer, dialer)}}
 		if o.CtxParam >= 0 {
 			if a := argOf(c, o.CtxParam); a != nil {
 				parts = append([]part{{domCtx, ev.eval(domCtx, a)}}, parts...)
@@ -220,6 +227,32 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	e.res.Findings = append(e.res.Findings, &f)
 }
 
+// receiverOf returns the receiver of a method call: the first argument of
+// a static call, or the value bound into a method value (get := c.Get;
+// get(u)). Interface calls and function values have none we can follow.
+func receiverOf(c *ssa.CallCommon) ssa.Value {
+	if c.IsInvoke() {
+		return nil
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		return nil
+	}
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok && isBoundWrapper(fn) && len(mc.Bindings) == 1 {
+		return mc.Bindings[0]
+	}
+	if fn.Signature.Recv() != nil && len(c.Args) > 0 {
+		return c.Args[0]
+	}
+	return nil
+}
+
+// isBoundWrapper reports whether fn is the synthetic function of a method
+// value.
+func isBoundWrapper(fn *ssa.Function) bool {
+	return strings.HasPrefix(fn.Synthetic, "bound method wrapper")
+}
+
 // firstContextParam returns the index of the first context parameter.
 func firstContextParam(sig *types.Signature) int {
 	for i := range sig.Params().Len() {
@@ -236,20 +269,18 @@ func firstContextParam(sig *types.Signature) int {
 // any other value (a parameter, a configured string) may be local, and
 // the dial is not judged.
 func localNetwork(c *ssa.CallCommon, name string) bool {
-	idx := 0
+	idx := 0 // the network's index among the signature's parameters
 	switch name {
-	case "(*net.Dialer).Dial", "(*net.Dialer).DialContext":
+	case "(*net.Dialer).DialContext":
 		idx = 1
-		if name == "(*net.Dialer).DialContext" {
-			idx = 2
-		}
 	case "crypto/tls.DialWithDialer":
 		idx = 1
 	}
-	if idx >= len(c.Args) {
+	a := argOf(c, idx)
+	if a == nil {
 		return true
 	}
-	k, ok := c.Args[idx].(*ssa.Const)
+	k, ok := a.(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 		return true
 	}

@@ -170,6 +170,9 @@ type evalKey struct {
 type evaluator struct {
 	e    *engine
 	memo map[evalKey]value
+	// copied is the stack of literals being followed into the variable
+	// they are copied to (plain := http.Client{…}).
+	copied []*ssa.Alloc
 }
 
 func (ev *evaluator) eval(d domain, v ssa.Value) value {
@@ -386,13 +389,46 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 				escapes = true
 			}
 		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			// A method value (get := c.Get) uses it as a receiver only.
+			if fn, ok := r.Fn.(*ssa.Function); !ok || !isBoundWrapper(fn) {
+				escapes = true
+			}
 		case *ssa.UnOp:
-			// A copy of the struct: follow no further.
-			escapes = true
+			// A copy of the struct: follow no further, unless it is the
+			// literal being copied into a variable.
+			if len(ev.copied) == 0 || ev.copied[len(ev.copied)-1] != al {
+				escapes = true
+			}
 		case *ssa.Return:
 			// Returned: the caller's uses are the caller's business; the
 			// result claim says what the function returns.
 		case *ssa.Store:
+			if r.Addr == al {
+				// The whole struct is assigned: plain := http.Client{…}
+				// copies a literal in.
+				switch val := r.Val.(type) {
+				case *ssa.Const:
+				case *ssa.UnOp:
+					src, ok := val.X.(*ssa.Alloc)
+					if !ok || val.Op != token.MUL {
+						escapes = true
+						break
+					}
+					ev.copied = append(ev.copied, src)
+					v := ev.configured(src, fields...)
+					ev.copied = ev.copied[:len(ev.copied)-1]
+					switch v.state() {
+					case stBounded:
+						return bounded()
+					case stUnknown:
+						escapes = true
+					}
+				default:
+					escapes = true
+				}
+				continue
+			}
 			// Stored into a field or a package variable: the variable's
 			// value is followed from there, and a timeout set on it later
 			// is seen there. Anywhere else (a slice, a map) it escapes.

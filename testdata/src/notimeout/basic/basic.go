@@ -186,7 +186,7 @@ func closure(q string) {
 func methodValue(u string) {
 	c := &http.Client{}
 	get := c.Get
-	get(u) // method values are not followed: silent
+	get(u) // want `http.Client.Get has no timeout`
 }
 
 func generic[T any](ctx context.Context, q string, v T) {
