@@ -28,6 +28,7 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/internal/knowledge"
+	"github.com/resilvet/resilvet/internal/summary"
 )
 
 func init() {
@@ -42,6 +43,12 @@ type Settings struct {
 	IncludeTests bool `json:"include-tests"`
 	// Outbound lists extra outbound functions by full name.
 	Outbound []string `json:"outbound"`
+	// TimeoutInterceptors names the functions that build gRPC client
+	// interceptors setting a deadline; TransportTimeouts counts an
+	// http.Transport with ResponseHeaderTimeout and a dialer timeout as a
+	// bound. Like Outbound they are shared by every resilvet linter.
+	TimeoutInterceptors []string `json:"timeout-interceptors"`
+	TransportTimeouts   bool     `json:"transport-timeouts"`
 	// Edge, Main and ClientTimeout are notimeout's: report handlers whose
 	// r.Context() reaches outbound work unbounded, report in one-shot
 	// package main, and the duration its fixes write ("10s").
@@ -65,6 +72,16 @@ func newPlugin(name string) register.NewPlugin {
 			// Validated now, so a typo fails when golangci-lint starts.
 			if err := knowledge.AddOutbound(strings.Join(s.Outbound, ",")); err != nil {
 				return nil, fmt.Errorf("%s settings: outbound: %w", name, err)
+			}
+		}
+		if len(s.TimeoutInterceptors) > 0 {
+			if err := summary.Analyzer.Flags.Set("timeout-interceptors", strings.Join(s.TimeoutInterceptors, ",")); err != nil {
+				return nil, fmt.Errorf("%s settings: timeout-interceptors: %w", name, err)
+			}
+		}
+		if s.TransportTimeouts {
+			if err := summary.Analyzer.Flags.Set("transport-timeouts", "true"); err != nil {
+				return nil, fmt.Errorf("%s settings: transport-timeouts: %w", name, err)
 			}
 		}
 		if s.ClientTimeout != "" {

@@ -64,3 +64,20 @@ func TestPeersLabelledSites(t *testing.T) {
 func TestTestSupportPackage(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
 }
+
+// TestTimeoutInterceptorsOption proves that naming an interceptor
+// constructor makes the package's gRPC calls bounded.
+func TestTimeoutInterceptorsOption(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/interceptor")
+	require.NoError(t, summary.Analyzer.Flags.Set("timeout-interceptors", "notimeout/interceptorset.Deadline"))
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/interceptorset")
+}
+
+// TestTransportTimeoutsOption proves that transport-level timeouts bound
+// a client only when the option says so.
+func TestTransportTimeoutsOption(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transport")
+	require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "true"))
+	defer func() { require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "false")) }()
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transportset")
+}

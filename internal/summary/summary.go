@@ -45,18 +45,25 @@ var Analyzer = &analysis.Analyzer{
 
 // Shared options, set through Analyzer.Flags.
 var (
-	includeTests bool
-	outboundList listFlag
+	includeTests      bool
+	transportTimeouts bool
+	outboundList      = listFlag{add: knowledge.AddOutbound}
+	interceptorList   = listFlag{add: knowledge.AddTimeoutInterceptors}
 )
 
 func init() {
 	Analyzer.Flags.BoolVar(&includeTests, "include-tests", false, "report findings in _test.go files too")
 	Analyzer.Flags.Var(&outboundList, "outbound", "comma-separated full names of extra outbound functions, e.g. (*example.com/kv.Client).Get")
+	Analyzer.Flags.Var(&interceptorList, "timeout-interceptors", "comma-separated full names of functions that build gRPC client interceptors setting a deadline, e.g. example.com/rpc.Timeout")
+	Analyzer.Flags.BoolVar(&transportTimeouts, "transport-timeouts", false, "count an http.Transport with ResponseHeaderTimeout and a dialer with Timeout as bounding its client")
 }
 
 // listFlag is a comma-separated list of function names, validated and
 // added to the knowledge tables as it is set, so a typo fails at start-up.
-type listFlag struct{ names []string }
+type listFlag struct {
+	names []string
+	add   func(string) error
+}
 
 func (l *listFlag) String() string {
 	if l == nil {
@@ -66,7 +73,7 @@ func (l *listFlag) String() string {
 }
 
 func (l *listFlag) Set(v string) error {
-	if err := knowledge.AddOutbound(v); err != nil {
+	if err := l.add(v); err != nil {
 		return err
 	}
 	l.names = append(l.names, v)

@@ -384,6 +384,9 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 					return bounded()
 				}
 			}
+			if name == "Transport" && transportTimeouts && ev.transportBounded(r) {
+				return bounded()
+			}
 		case *ssa.Call:
 			if !isMethodReceiver(r.Common(), al) {
 				escapes = true
@@ -451,6 +454,53 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 		what = "a net.Dialer without Timeout or Deadline"
 	}
 	return value{{kind: srcUnbounded, fn: al.Parent(), pos: al.Pos(), what: what}}
+}
+
+// transportBounded reports whether the value stored into a client's
+// Transport field is an *http.Transport literal with a
+// ResponseHeaderTimeout and a dial function of a net.Dialer that has a
+// Timeout or Deadline: a bound on everything but reading the body, which
+// counts only with -resilvet.transport-timeouts.
+func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
+	for _, r := range *fa.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != fa {
+			continue
+		}
+		mi, ok := st.Val.(*ssa.MakeInterface)
+		if !ok {
+			return false
+		}
+		tr, ok := mi.X.(*ssa.Alloc)
+		if !ok || tr.Referrers() == nil {
+			return false
+		}
+		trStruct, ok := structOf(tr.Type())
+		if !ok {
+			return false
+		}
+		header, dial := false, false
+		for _, u := range *tr.Referrers() {
+			tf, ok := u.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			switch trStruct.Field(tf.Field).Name() {
+			case "ResponseHeaderTimeout":
+				header = storesNonZero(tf)
+			case "DialContext", "Dial":
+				for _, w := range *tf.Referrers() {
+					if ds, ok := w.(*ssa.Store); ok && ds.Addr == tf {
+						if mc, ok := ds.Val.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+							dial = ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
+						}
+					}
+				}
+			}
+		}
+		return header && dial
+	}
+	return false
 }
 
 // storesNonZero reports whether a value other than the zero constant is
