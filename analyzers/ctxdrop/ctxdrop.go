@@ -406,9 +406,11 @@ func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summa
 		// parameter to the user's own helper would not reach it. Report
 		// only when a call on the way has a context-taking alternative,
 		// and name it.
-		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee)}}, drop.Chain...)
+		// The user can change their own call and the calls made in their
+		// own module on the way, not the dependency's.
+		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee), Module: c.pass.Module.Path}}, drop.Chain...)
 		for _, l := range chain {
-			if l.Alt == "" {
+			if l.Alt == "" || l.Module != c.pass.Module.Path {
 				continue
 			}
 			c.rep.Report(analysis.Diagnostic{

@@ -79,6 +79,58 @@ func (f *fixer) addTimeout(d *analysis.Diagnostic, cur inspector.Cursor) {
 	}}
 }
 
+// useClient rewrites http.Get(u) (Head, Post, PostForm) to the same
+// method of a package-level client that has a Timeout, when one is
+// visible at the call and the file keeps using net/http otherwise.
+func (f *fixer) useClient(d *analysis.Diagnostic, call *ast.CallExpr, clients []*types.Var) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	pkgID, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return
+	}
+	pn, ok := f.pass.TypesInfo.Uses[pkgID].(*types.PkgName)
+	if !ok || pn.Imported().Path() != "net/http" {
+		return
+	}
+	file := f.file(call.Pos())
+	if file == nil || f.usesInFile(file, pn) < 2 {
+		return // the import would be left unused
+	}
+	scope := f.pass.TypesInfo.Scopes[file]
+	for _, v := range clients {
+		if scope == nil {
+			return
+		}
+		inner := scope.Innermost(call.Pos())
+		if inner == nil {
+			return
+		}
+		if _, obj := inner.LookupParent(v.Name(), call.Pos()); obj != v {
+			continue // shadowed
+		}
+		d.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Use %s, which has a Timeout", v.Name()),
+			TextEdits: []analysis.TextEdit{{Pos: sel.X.Pos(), End: sel.X.End(), NewText: []byte(v.Name())}},
+		}}
+		return
+	}
+}
+
+// usesInFile counts the uses of an imported package name in a file.
+func (f *fixer) usesInFile(file *ast.File, pn *types.PkgName) int {
+	n := 0
+	ast.Inspect(file, func(node ast.Node) bool {
+		if id, ok := node.(*ast.Ident); ok && f.pass.TypesInfo.Uses[id] == pn {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
 // ensure bounds a root context where it is made, with the runtime's
 // deadline.Ensure, and cancels it when the function returns:
 //

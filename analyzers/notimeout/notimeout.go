@@ -112,6 +112,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	}
 	c := &checker{
 		pass:  pass,
+		sum:   sum,
 		cfg:   cfg,
 		rep:   report.New(pass, name, includeTests),
 		calls: map[token.Pos]inspector.Cursor{},
@@ -140,6 +141,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 
 type checker struct {
 	pass  *analysis.Pass
+	sum   *summary.Result
 	cfg   Config
 	rep   *report.Reporter
 	fixes *fixer
@@ -185,6 +187,7 @@ func (c *checker) check(f *summary.Finding) {
 	switch {
 	case f.Bound == knowledge.Never && f.Kind == "http":
 		d.Message = fmt.Sprintf("%s uses http.DefaultClient, which has no timeout; use a client with Timeout or a request context with a deadline", f.Callee)
+		c.fixes.useClient(d, call, c.sum.BoundedClients)
 	case f.Bound == knowledge.Never && f.Kind == "tls":
 		d.Message = fmt.Sprintf("%s has no timeout, so an unreachable peer holds the caller for minutes; use tls.DialWithDialer with a net.Dialer that has Timeout", f.Callee)
 	case f.Bound == knowledge.Never:

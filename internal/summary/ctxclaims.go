@@ -23,8 +23,17 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	}
 	// Source order, so chains are deterministic.
 	sort.Slice(named, func(i, j int) bool { return named[i].fn.Pos() < named[j].fn.Pos() })
+	if e.std {
+		// The standard library's internals make no claims: its entry
+		// points that drop a context are in the twins table.
+		return
+	}
 	for _, info := range named {
 		info.ignoresCtx = e.ignoresCtx(info.fn)
+	}
+	module := ""
+	if e.pass.Module != nil {
+		module = e.pass.Module.Path
 	}
 
 	type edgeTo struct {
@@ -78,7 +87,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 				if cd == nil {
 					continue
 				}
-				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, edge.pos), Alt: ContextAlternative(edge.callee)}}, cd.Chain...))
+				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, edge.pos), Alt: ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
 				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module}
 				info.dropPos = append([]token.Pos{edge.pos}, cpos...)
 				changed = true

@@ -135,6 +135,12 @@ func (e *engine) mergeInto(res *Result) {
 	for m, s := range e.ifaceSums {
 		res.local[m] = s
 	}
+	for v := range e.stores {
+		if v.Pkg() == e.pass.Pkg && v.Parent() == v.Pkg().Scope() && isNamedPtr(v.Type(), "net/http", "Client") && e.varValue(domClient, v).state() == stBounded {
+			res.BoundedClients = append(res.BoundedClients, v)
+		}
+	}
+	sort.Slice(res.BoundedClients, func(i, j int) bool { return res.BoundedClients[i].Pos() < res.BoundedClients[j].Pos() })
 	for _, fn := range e.funcs {
 		if !isHandler(fn.Signature) {
 			continue

@@ -88,6 +88,9 @@ type Link struct {
 	// Alt names Func's context-taking alternative, when it has one
 	// ("hystrix.DoC" for "hystrix.Do"): what a caller should call instead.
 	Alt string
+	// Module is the module whose code makes the call ("" when the driver
+	// does not say): only a call in the user's own module can be changed.
+	Module string
 }
 
 // Retry describes a retry layer (reserved for retrystack).

@@ -93,6 +93,11 @@ type Result struct {
 	// bounds in time, in the order the engine met them.
 	Findings []*Finding
 
+	// BoundedClients lists the package-level *http.Client variables that
+	// hold a client with a Timeout on every store, in source order: what
+	// notimeout's fix rewrites http.Get to use.
+	BoundedClients []*types.Var
+
 	// Handlers lists the HTTP handlers (closures included) whose
 	// request's context reaches an outbound call unbounded: with no
 	// middleware setting a deadline, nothing bounds it (notimeout's edge

@@ -32,3 +32,15 @@ func ping(ctx context.Context) error { return ctx.Err() }
 func handler(ctx context.Context) error {
 	return local() // want `call to app.local drops the caller's context: it makes its own context.Background\(\)`
 }
+
+// The dependency calls Do itself: nothing the user can change.
+func wraps(w http.ResponseWriter, r *http.Request) {
+	hystrix.Wrap("x")
+}
+
+// The user's own helper calls Do: the helper can call DoC.
+func charge2() error { return hystrix.Do("charge", func() error { return nil }) }
+
+func handler2(ctx context.Context) error {
+	return charge2() // want `call to app.charge2 drops the caller's context: hystrix.Do makes its own context.Background\(\) in example.com/hystrix \(hystrix.go:\d+:\d+\); call hystrix.DoC with ctx instead`
+}

@@ -14,3 +14,7 @@ func DoC(ctx context.Context, name string, run func(context.Context) error) erro
 	}
 	return run(ctx)
 }
+
+// Wrap calls Do inside the dependency: its alternative is not the
+// user's to call.
+func Wrap(name string) error { return Do(name, func() error { return nil }) }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"time"
 )
 
 var db *sql.DB
@@ -40,4 +41,10 @@ func inLoop(qs []string) {
 	for _, q := range qs {
 		db.ExecContext(context.TODO(), q) // want `context.TODO\(\) reaches sql.DB.ExecContext with no deadline`
 	}
+}
+
+var client = &http.Client{Timeout: 5 * time.Second}
+
+func useBoundedClient(u string) {
+	http.Get(u) // want `http.Get uses http.DefaultClient`
 }
