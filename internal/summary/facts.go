@@ -95,9 +95,14 @@ type Link struct {
 
 // Retry describes a retry layer (reserved for retrystack).
 type Retry struct {
-	Attempts int    // attempts of this layer; 0 = unbounded or unknown
-	Product  int    // largest product of nested layers through this function
-	Chain    []Link // the layers, outermost first
+	// Attempts is the layer's attempt count; 0 when not known.
+	Attempts int
+	// Unbounded is set for a layer bounded by time or a context only (no
+	// attempt count): distinct from an unknown count, so a product through
+	// it is "unbounded", not 0.
+	Unbounded bool
+	Product   int    // largest product of nested layers through this function
+	Chain     []Link // the layers, outermost first
 }
 
 // Reach is the claim that a parameter's value reaches an outbound call

@@ -86,6 +86,7 @@ type part struct {
 func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) {
 	c := instr.Common()
 	ev := e.ev
+	disp := calleeDisplay(c)
 	call := func(what string) part {
 		return part{d: domCtx, v: value{{kind: srcUnbounded, fn: info.fn, pos: c.Pos(), what: what, dropped: true}}}
 	}
@@ -115,7 +116,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if recv == nil {
 			return
 		}
-		parts = []part{call(displayName(name) + "'s context.Background()"), {domClient, ev.eval(domClient, recv)}}
+		parts = []part{call(disp + "'s context.Background()"), {domClient, ev.eval(domClient, recv)}}
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
@@ -144,11 +145,11 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if ctxInScope(info.fn) {
 			return // ctxdrop's: the twin with the context in scope
 		}
-		parts = []part{call("context.Background() inside " + shortName(name))}
+		parts = []part{call("context.Background() inside " + disp)}
 	default:
 		return
 	}
-	e.decide(info, instr, parts, Finding{Callee: displayName(name), Outbound: displayName(name), Kind: o.Kind.String(), Bound: o.Bound}, nil)
+	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound}, nil)
 }
 
 // checkReach applies a callee's reach claim at a call: the argument
@@ -307,15 +308,6 @@ func ctxInScope(fn *ssa.Function) bool {
 	return false
 }
 
-// displayName turns a full name into source form: "(*net/http.Client).Do"
-// becomes "http.Client.Do", "net/http.Get" becomes "http.Get".
-func displayName(full string) string {
-	s := strings.NewReplacer("(*", "", "(", "", ")", "").Replace(full)
-	if i := strings.LastIndex(s, "/"); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
-}
 
 func capChain(c []Link) []Link {
 	if len(c) > maxChain {

@@ -572,7 +572,7 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 	case domRequest:
 		switch name {
 		case "net/http.NewRequest", "net/http/httptest.NewRequest":
-			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: displayName(name) + "'s context.Background()", dropped: true}}
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: calleeDisplay(c) + "'s context.Background()", dropped: true}}
 		case "net/http.NewRequestWithContext", "net/http/httptest.NewRequestWithContext":
 			return ev.eval(domCtx, args[0])
 		case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":

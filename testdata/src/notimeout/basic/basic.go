@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/elastic/go-elasticsearch/v8/esapi"
+	"github.com/nats-io/nats.go"
 	"github.com/resilvet/resilvet/runtime/deadline"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 var db *sql.DB
@@ -223,6 +226,20 @@ func dials(addr string) {
 }
 
 // --- third-party tables ---
+
+func mongoFind(c *mongo.Collection) {
+	c.FindOne(context.TODO(), nil) // want `context.TODO\(\) reaches mongo.Collection.FindOne with no deadline`
+	c.Name()
+}
+
+func natsRequest(nc *nats.Conn) {
+	nc.Request("orders", nil, time.Second)
+	nc.RequestWithContext(context.Background(), "orders", nil) // want `context.Background\(\) reaches nats.Conn.RequestWithContext with no deadline`
+}
+
+func search(tr esapi.Transport) {
+	esapi.SearchRequest{}.Do(context.Background(), tr) // want `context.Background\(\) reaches esapi.SearchRequest.Do with no deadline`
+}
 
 func aws(c *s3.Client) {
 	c.GetObject(context.Background(), &s3.GetObjectInput{}) // want `context.Background\(\) reaches s3.Client.GetObject with no deadline`
