@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -71,8 +70,6 @@ type engine struct {
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
-	// findings are the unbounded outbound calls found in the package.
-	findings []*Finding
 }
 
 func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function) *engine {
@@ -808,11 +805,4 @@ func funcDisplay(fn *ssa.Function) string {
 		}
 	}
 	return fn.Name()
-}
-
-func shortName(full string) string {
-	if i := strings.LastIndex(full, "/"); i >= 0 {
-		full = full[i+1:]
-	}
-	return full
 }

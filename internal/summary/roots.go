@@ -172,9 +172,7 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 	if call, ok := instr.(*ssa.Call); ok && derives(c) {
 		name := calleeName(c)
 		if name == "context.WithCancel" || name == "context.WithCancelCause" {
-			for _, x := range extracts(call, 1) {
-				rf.cancels = append(rf.cancels, x)
-			}
+			rf.cancels = append(rf.cancels, extracts(call, 1)...)
 		}
 		if isTuple(call.Type()) {
 			for _, x := range extracts(call, 0) {

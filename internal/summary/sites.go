@@ -308,7 +308,6 @@ func ctxInScope(fn *ssa.Function) bool {
 	return false
 }
 
-
 func capChain(c []Link) []Link {
 	if len(c) > maxChain {
 		return c[:maxChain]
