@@ -257,7 +257,7 @@ func (e *engine) varValue(d domain, v *types.Var) value {
 		}
 		return unknown
 	}
-	if v.IsField() && v.Exported() {
+	if v.IsField() && v.Exported() && e.pass.Pkg.Name() != "main" {
 		return unknown // other packages may store into it
 	}
 	key := varKey{d, v}
