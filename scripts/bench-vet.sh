@@ -10,7 +10,11 @@
 # Wall time and peak RSS (the largest single process, from GNU time) are
 # printed per run, then the medians and the ratios to plain go vet.
 #
-# Usage: scripts/bench-vet.sh [RUNS]   (default 3)
+# With BASE_REV set (a commit), it also times go vet -vettool with the
+# resilvet built from that commit (vettool-base), to measure what a change
+# costs, e.g. BASE_REV=a5f1f96 for the last AST-only summary.
+#
+# Usage: [BASE_REV=REV] scripts/bench-vet.sh [RUNS]   (default 3)
 set -euo pipefail
 RUNS=${1:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +23,11 @@ trap 'rm -rf "$W"' EXIT
 cd "$ROOT"
 go build -o "$W/resilvet" ./cmd/resilvet
 go build -o "$W/nopvet" ./internal/cmd/nopvet
+if [ -n "${BASE_REV:-}" ]; then
+	mkdir -p "$W/base-src"
+	git -C "$ROOT" archive "$BASE_REV" | tar -x -C "$W/base-src"
+	(cd "$W/base-src" && go build -o "$W/resilvet-base" ./cmd/resilvet)
+fi
 cp -r "$(go list -m -f '{{.Dir}}' golang.org/x/tools)" "$W/xtools"
 chmod -R u+w "$W/xtools"
 (cd "$W/xtools" && go mod download)
@@ -41,6 +50,9 @@ for target in std xtools; do
 		measure vet "$dir" go vet $pat >>"$W/$target.txt" || true
 		measure vettool "$dir" go vet -vettool="$W/resilvet" $pat >>"$W/$target.txt" || true
 		measure resilvet "$dir" "$W/resilvet" $pat >>"$W/$target.txt" || true
+		if [ -n "${BASE_REV:-}" ]; then
+			measure vettool-base "$dir" go vet -vettool="$W/resilvet-base" $pat >>"$W/$target.txt" || true
+		fi
 	done
 	echo "== $target ($pat)"
 	cat "$W/$target.txt"
@@ -54,7 +66,7 @@ for line in open(sys.argv[1]):
 med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in rows.items()}
 base = med.get("vet")
 print("%-9s %9s %10s %8s %8s" % ("driver", "wall s", "RSS MB", "x wall", "x RSS"))
-for k in ("vet", "vettool", "resilvet"):
+for k in ("vet", "vettool", "resilvet", "vettool-base"):
     if k in med:
         w, m = med[k]
         print("%-9s %9.1f %10.0f %8.2f %8.2f" % (k, w, m / 1024, w / base[0], m / base[1]))
