@@ -664,6 +664,12 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 			if len(ps) != 1 || ps[0].fn != fn {
 				continue
 			}
+			if d == domCtx && len(v) > 1 && !hasUnbounded(v) && checksDeadline(fn, fn.Params[ps[0].param]) {
+				// The caller's context when it has a deadline, a bounded
+				// one otherwise: a helper that ensures a deadline.
+				c.State = "bounded"
+				break
+			}
 			idx := sigIndex(fn, fn.Params[ps[0].param])
 			if idx < 0 {
 				continue
@@ -675,6 +681,23 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 		out = append(out, c)
 	}
 	return out
+}
+
+func hasUnbounded(v value) bool { return len(v.unbounded()) > 0 }
+
+// checksDeadline reports whether fn asks p for its deadline: a function
+// returning either p or a bounded context does so to choose between them.
+func checksDeadline(fn *ssa.Function, p *ssa.Parameter) bool {
+	refs := p.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if c, ok := r.(ssa.CallInstruction); ok && c.Common().IsInvoke() && c.Common().Value == p && c.Common().Method.Name() == "Deadline" {
+			return true
+		}
+	}
+	return false
 }
 
 // srcAt renders where an unbounded source is made.

@@ -103,3 +103,19 @@ func Retry(ctx context.Context, op func(context.Context) error) error { // want 
 func Once(op func() error) error { // want Once:`calls\(0\)`
 	return op()
 }
+
+// EnsureDeadline returns ctx when it has a deadline and a bounded context
+// otherwise: its result is bounded whatever the caller passes.
+func EnsureDeadline(ctx context.Context) (context.Context, context.CancelFunc) { // want EnsureDeadline:`returns\(ctx0:bounded\)`
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, 5*time.Second)
+}
+
+// LoadEnsured queries with an ensured deadline: no claim on its parameter.
+func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want LoadEnsured:`^outbound\(sql\)$`
+	ctx, cancel := EnsureDeadline(ctx)
+	defer cancel()
+	return query(ctx, c.db, id)
+}
