@@ -223,17 +223,20 @@ func IsCleanupFuncName(name string) bool {
 // with a fresh context after the request context is done (graceful
 // shutdown), so a root context passed to it is deliberate. Besides the
 // table, a name that says it stops, shuts down, closes, tears down or
-// rolls back (StopAndAwaitTerminated, ShutdownWithTimeout, Rollback)
-// qualifies: cleanup after a failed start runs when the start's context
-// may be done.
+// rolls back or exits (StopAndAwaitTerminated, ShutdownWithTimeout,
+// Rollback, exitProcess) qualifies: cleanup after a failed start, or on
+// the way out, runs when the caller's context may be done.
 func IsCleanupSink(fullName string) bool {
 	if cleanupSinks[fullName] {
 		return true
 	}
 	name := fullName[strings.LastIndex(fullName, ".")+1:]
-	for _, p := range []string{"Stop", "Shutdown", "Close", "Terminate", "Teardown", "TearDown", "Cleanup", "CleanUp", "Rollback", "Drain"} {
-		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
-			return true
+	for _, p := range []string{"Stop", "Shutdown", "Close", "Terminate", "Teardown", "TearDown", "Cleanup", "CleanUp", "Rollback", "Drain", "Exit"} {
+		lower := strings.ToLower(p[:1]) + p[1:] // unexported helpers too: exitProcess
+		for _, q := range []string{p, lower} {
+			if rest, ok := strings.CutPrefix(name, q); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+				return true
+			}
 		}
 	}
 	return false

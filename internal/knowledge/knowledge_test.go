@@ -169,3 +169,17 @@ func TestIsCleanupFuncName(t *testing.T) {
 		assert.False(t, knowledge.IsCleanupFuncName(no), no)
 	}
 }
+
+func TestIsCleanupSink(t *testing.T) {
+	for name, want := range map[string]bool{
+		"(*net/http.Server).Shutdown":                      true,
+		"(example.com/svc.Service).StopAndAwaitTerminated": true,
+		"example.com/app.exitProcess":                      true,
+		"(*database/sql.Tx).Rollback":                      true,
+		"example.com/app.Stopwatch":                        false, // a word, not the verb
+		"example.com/app.closest":                          false,
+		"example.com/app.Run":                              false,
+	} {
+		assert.Equal(t, want, knowledge.IsCleanupSink(name), name)
+	}
+}
