@@ -225,6 +225,21 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	if result == nil {
 		return false
 	}
+	// The result may be kept in a field first (s.req = req) and sent
+	// later from there (s.client.Do(s.req.WithContext(ctx))).
+	holders := map[types.Object]bool{result: true}
+	for a := range owner.Preorder((*ast.AssignStmt)(nil)) {
+		as := a.Node().(*ast.AssignStmt)
+		for i, r := range as.Rhs {
+			if id, ok := ast.Unparen(r).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == result && i < len(as.Lhs) {
+				if sel, ok := as.Lhs[i].(*ast.SelectorExpr); ok {
+					if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.FieldVal {
+						holders[s.Obj()] = true
+					}
+				}
+			}
+		}
+	}
 	for other := range owner.Preorder((*ast.CallExpr)(nil)) {
 		call := other.Node().(*ast.CallExpr)
 		if call.Pos() < cur.Node().End() {
@@ -232,12 +247,22 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 		}
 		usesResult, usesCtx := false, false
 		ast.Inspect(call, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				switch c.pass.TypesInfo.Uses[id] {
-				case result:
+			switch n := n.(type) {
+			case *ast.Ident:
+				obj := c.pass.TypesInfo.Uses[n]
+				switch {
+				case holders[obj]:
 					usesResult = true
-				case sc.obj:
+				case obj == sc.obj:
 					usesCtx = true
+				case obj != nil && analysisutil.IsContext(obj.Type()) && obj.Pos() > owner.Node().Pos():
+					// A context derived from the one in scope
+					// (ctx, span := tracer.Start(ctx, …)).
+					usesCtx = true
+				}
+			case *ast.SelectorExpr:
+				if s, ok := c.pass.TypesInfo.Selections[n]; ok && holders[s.Obj()] {
+					usesResult = true
 				}
 			}
 			return true

@@ -109,3 +109,23 @@ func ioBeforeContext(ctx context.Context, db *sql.DB, c *kv.Client) {
 	v, _ := c.Get("user") // want `kv.Client.Get ignores`
 	c.PutWithContext(ctx, "copy", v)
 }
+
+type scraper struct {
+	req    *http.Request
+	client *http.Client
+}
+
+// ok: the request is kept in a field and sent with a context derived from
+// the one in scope.
+func (s *scraper) scrape(ctx context.Context) (*http.Response, error) {
+	if s.req == nil {
+		req, err := http.NewRequest("GET", "http://x", nil)
+		if err != nil {
+			return nil, err
+		}
+		s.req = req
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return s.client.Do(s.req.WithContext(ctx))
+}
