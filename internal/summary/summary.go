@@ -1,8 +1,11 @@
 // Package summary defines the analyzer that owns all of resilvet's facts.
-// It computes, once per package, a summary of every function that the
-// four reporting analyzers query: how root contexts are created and where
-// they flow, which functions drop their caller's context (directly or
-// through callees, across packages), and which perform outbound I/O.
+// It computes, once per package and over SSA, a summary of every function
+// that the four reporting analyzers query: how root contexts are created
+// and where they flow, which functions drop their caller's context, which
+// outbound work they reach, which parameters reach it with nothing bounding
+// it in time, what their results are, which func parameters they call; and
+// the outbound calls of the package that nothing bounds (engine.go,
+// values.go, sites.go, roots.go, ctxclaims.go).
 //
 // The go/analysis framework lets only one analyzer register a fact type,
 // and facts flow only between runs of the same analyzer on dependent
@@ -11,9 +14,10 @@
 // summaries of the package's own functions and of every function it calls
 // from other packages.
 //
-// Standard-library packages get no summaries: some drivers never analyse
+// Standard-library packages export no facts: some drivers never analyse
 // std, so knowledge about it lives in the knowledge tables instead, and
-// results do not depend on the driver.
+// results do not depend on the driver. Their own findings (root contexts,
+// unbounded calls) are still computed.
 package summary
 
 import (
