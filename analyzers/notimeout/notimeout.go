@@ -147,7 +147,9 @@ type checker struct {
 	fixes *fixer
 	calls map[token.Pos]inspector.Cursor // by Lparen
 	lits  map[token.Pos]inspector.Cursor // by Lbrace
-	// byOrigin groups findings reported at the same root context.
+	// pending holds the diagnostics in the order they were made; byPos
+	// finds the one already made at a position (several outbound calls
+	// reached from one root context make one finding).
 	pending []*analysis.Diagnostic
 	byPos   map[token.Pos]*analysis.Diagnostic
 }
@@ -196,17 +198,17 @@ func (c *checker) check(f *summary.Finding) {
 		method := f.Callee[strings.LastIndex(f.Callee, ".")+1:]
 		d.Message = fmt.Sprintf("%s runs with context.Background() and no deadline, so a slow database holds the caller forever; use %sContext with a context that has a deadline", f.Callee, method)
 	case f.Bound == knowledge.ByClient:
-		d.Message = fmt.Sprintf("%s has no timeout: it sends its request without a context and %s has no Timeout; set Timeout on the client", f.Callee, describe(clients))
+		d.Message = fmt.Sprintf("%s has no timeout: it sends its request without a context and %s has no Timeout, so a slow server holds the caller forever; set Timeout on the client", f.Callee, describe(clients))
 		if lit, ok := c.literal(clients); ok {
 			c.fixes.addTimeout(d, lit)
 		}
 	case len(clients) > 0 && len(ctxs) > 0:
-		d.Message = fmt.Sprintf("%s has no deadline: the request's context (%s) has none and the client (%s) has no Timeout%s; set Timeout on the client or give the request a context with a deadline", f.Callee, describe(ctxs), describe(clients), via)
+		d.Message = fmt.Sprintf("%s has no deadline: the request's context (%s) has none and the client (%s) has no Timeout%s, so a slow server holds the caller forever; set Timeout on the client or give the request a context with a deadline", f.Callee, describe(ctxs), describe(clients), via)
 		if lit, ok := c.literal(clients); ok {
 			c.fixes.addTimeout(d, lit)
 		}
 	case len(clients) > 0:
-		d.Message = fmt.Sprintf("%s has no timeout: %s is unbounded%s; set Timeout on it", f.Callee, describe(clients), via)
+		d.Message = fmt.Sprintf("%s has no timeout: %s is unbounded%s, so a slow peer holds the caller forever; set Timeout on it", f.Callee, describe(clients), via)
 		if lit, ok := c.literal(clients); ok {
 			c.fixes.addTimeout(d, lit)
 		}
