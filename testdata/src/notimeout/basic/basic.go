@@ -24,7 +24,7 @@ var db *sql.DB
 func defaultClient(u string) {
 	http.Get(u)               // want `http.Get uses http.DefaultClient, which has no timeout; use a client with Timeout or a request context with a deadline`
 	http.Post(u, "", nil)     // want `http.Post uses http.DefaultClient`
-	http.DefaultClient.Get(u) // want `http.Client.Get has no timeout: it sends its request without a context and http.DefaultClient has no Timeout; set Timeout on the client`
+	http.DefaultClient.Get(u) // want `http.Client.Get has no timeout: it sends its request without a context and http.DefaultClient has no Timeout, so a slow server holds the caller forever; set Timeout on the client`
 }
 
 func literalWithoutTimeout(u string) {
