@@ -104,7 +104,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if o.Kind == knowledge.GRPC && e.res.grpcTimeoutInterceptor {
 			return
 		}
-		parts = []part{{domCtx, ev.eval(domCtx, a)}}
+		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
 	case knowledge.ByClientOrRequest:
 		recv, req := receiverOf(c), argOf(c, 0)
 		if recv == nil || req == nil {
@@ -163,7 +163,7 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 	}
 	link := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}
 	chain := capChain(append([]Link{link}, r.Chain...))
-	parts := []part{{d, e.ev.eval(d, a)}}
+	parts := []part{{d, e.evalAt(d, a, instr)}}
 	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain)
 }
 
@@ -226,6 +226,72 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 	}
 	e.res.Findings = append(e.res.Findings, &f)
+}
+
+// evalAt evaluates v as it reaches instr. A phi node's edges that cannot
+// lead to instr are left out: when the same condition guards both the
+// edge and the call, in opposite ways,
+//
+//	if sync { ctx, cancel = ensureDeadline(ctx) }
+//	…
+//	if sync { conn.RequestWithContext(ctx, …) }
+//
+// the edge where sync is false never reaches the request.
+func (e *engine) evalAt(d domain, v ssa.Value, instr ssa.Instruction) value {
+	phi, ok := v.(*ssa.Phi)
+	if !ok {
+		return e.ev.eval(d, v)
+	}
+	at := knownConditions(instr.Block())
+	if len(at) == 0 {
+		return e.ev.eval(d, v)
+	}
+	var vs []value
+	for i, edge := range phi.Edges {
+		pred := phi.Block().Preds[i]
+		onEdge := knownConditions(pred)
+		if ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok && pred.Succs[0] != pred.Succs[1] {
+			onEdge[ifi.Cond] = pred.Succs[0] == phi.Block()
+		}
+		feasible := true
+		for c, val := range onEdge {
+			if w, ok := at[c]; ok && w != val {
+				feasible = false
+			}
+		}
+		if feasible {
+			vs = append(vs, e.ev.eval(d, edge))
+		}
+	}
+	if len(vs) == 0 {
+		return unknown
+	}
+	return join(vs...)
+}
+
+// knownConditions returns the branch conditions whose value is known in
+// block b: for each dominating if whose one branch dominates b (and was
+// entered only from the if), the condition and the branch taken.
+func knownConditions(b *ssa.BasicBlock) map[ssa.Value]bool {
+	out := map[ssa.Value]bool{}
+	for dom := b.Idom(); dom != nil; dom = dom.Idom() {
+		ifi, ok := dom.Instrs[len(dom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		for branch, succ := range dom.Succs {
+			if len(succ.Preds) == 1 && succ.Dominates(b) {
+				out[ifi.Cond] = branch == 0
+			}
+		}
+	}
+	// b itself may be the entered branch.
+	if len(b.Preds) == 1 {
+		if ifi, ok := b.Preds[0].Instrs[len(b.Preds[0].Instrs)-1].(*ssa.If); ok {
+			out[ifi.Cond] = b.Preds[0].Succs[0] == b
+		}
+	}
+	return out
 }
 
 // receiverOf returns the receiver of a method call: the first argument of

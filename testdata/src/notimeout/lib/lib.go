@@ -119,3 +119,17 @@ func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want Loa
 	defer cancel()
 	return query(ctx, c.db, id)
 }
+
+// Ack sends the ack request only when sync is set, and then with a
+// deadline ensured: the path where ctx is the caller's never sends it.
+func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^outbound\(sql\)$`
+	if sync {
+		var cancel context.CancelFunc
+		ctx, cancel = EnsureDeadline(ctx)
+		defer cancel()
+	}
+	if sync {
+		return query(ctx, c.db, "ack")
+	}
+	return nil
+}
