@@ -32,6 +32,7 @@ type fnInfo struct {
 	reaches  []Reach
 	results  []ValueClaim
 	calls    []FuncCall
+	requests []SentRequest
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
 	drop       *Drop
@@ -123,7 +124,7 @@ func (e *engine) mergeInto(res *Result) {
 			res.local[info.obj] = s
 		}
 		es := info.summary()
-		s.Outbound, s.Reaches, s.Results, s.FuncCalls = es.Outbound, es.Reaches, es.Results, es.FuncCalls
+		s.Outbound, s.Reaches, s.Results, s.FuncCalls, s.Requests = es.Outbound, es.Reaches, es.Results, es.FuncCalls, es.Requests
 		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
@@ -409,7 +410,7 @@ func (e *engine) selfRecursive(fn *ssa.Function) bool {
 // summariseFunc (re)computes fn's claims and reports whether they grew.
 func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	info := e.local[fn]
-	before := len(info.outbound) + len(info.reaches) + len(info.calls)
+	before := len(info.outbound) + len(info.reaches) + len(info.calls) + len(info.requests)
 	loops := loopBlocks(fn)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -429,7 +430,7 @@ func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	for _, r := range e.pending[fn] {
 		info.reaches = addReach(info.reaches, r)
 	}
-	return len(info.outbound)+len(info.reaches)+len(info.calls) != before
+	return len(info.outbound)+len(info.reaches)+len(info.calls)+len(info.requests) != before
 }
 
 // visitCall applies one call instruction to the caller's claims.
@@ -512,7 +513,7 @@ func (e *engine) imported(f *types.Func) *FuncSummary {
 // summary renders the claims computed so far as a FuncSummary (outbound
 // kinds, reaches, results and func calls only).
 func (info *fnInfo) summary() *FuncSummary {
-	s := &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls}
+	s := &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, Requests: info.requests}
 	for k := range info.outbound {
 		s.Outbound = append(s.Outbound, k)
 	}

@@ -53,6 +53,12 @@ type FuncSummary struct {
 	// by retrystack.
 	FuncCalls []FuncCall
 
+	// Requests lists the HTTP requests the function sends itself, with
+	// their method and whether they carry an idempotency key: what
+	// hedgeidem needs to know of an operation that is hedged or retried.
+	// Sorted by position, capped.
+	Requests []SentRequest
+
 	// Retry is reserved for retrystack: the function is a retry layer
 	// with this many attempts, and the largest product of nested layers
 	// reachable through it. Not computed yet.
@@ -151,6 +157,18 @@ type FuncCall struct {
 	At    string
 }
 
+// SentRequest is an HTTP request a function sends.
+type SentRequest struct {
+	// Method is the request's method when it is a constant ("POST"),
+	// else "".
+	Method string
+	// IdempotencyKey is set when an idempotency key header
+	// (knowledge.IdempotencyKeyHeaders) is set on the request before it
+	// is sent.
+	IdempotencyKey bool
+	At             string
+}
+
 // ValueSummary is the fact exported on a struct field or a package-level
 // variable whose value the package knows on every store: an
 // *http.Client with or without a Timeout, a context with or without a
@@ -206,6 +224,13 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))
 		}
 	}
+	for _, r := range s.Requests {
+		if r.IdempotencyKey {
+			parts = append(parts, "sends("+r.Method+",key)")
+		} else {
+			parts = append(parts, "sends("+r.Method+")")
+		}
+	}
 	for _, c := range s.FuncCalls {
 		if c.Loop {
 			parts = append(parts, fmt.Sprintf("calls(%d,loop)", c.Param))
@@ -225,5 +250,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && s.Retry == nil && len(s.Effects) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.Requests) == 0 && s.Retry == nil && len(s.Effects) == 0
 }

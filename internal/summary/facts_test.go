@@ -42,13 +42,14 @@ func TestGobRoundTrip(t *testing.T) {
 		Reaches:   []summary.Reach{{Param: 0, Of: "ctx", Kind: "http", Call: "http.Client.Do", Chain: []summary.Link{{Func: "lib.do", At: "lib.go:3:9"}}}},
 		Results:   []summary.ValueClaim{{Index: 0, Of: "client", State: "unbounded", What: "a client without Timeout", At: "lib.go:9:9"}, {Index: 1, Of: "ctx", State: "param", Param: 2}},
 		FuncCalls: []summary.FuncCall{{Param: 1, Loop: true, At: "lib.go:20:4"}},
+		Requests:  []summary.SentRequest{{Method: "POST", IdempotencyKey: true, At: "lib.go:30:9"}},
 		Retry:     &summary.Retry{Attempts: 3, Product: 27, Chain: []summary.Link{{Func: "a.F", At: "a.go:1:1"}}},
 		Effects:   []summary.Effect{{What: "sends a POST request", At: "a.go:2:2"}},
 	}
 	roundTrip(t, full)
 	roundTrip(t, &summary.FuncSummary{Outbound: []string{"grpc"}})
 	roundTrip(t, &summary.ValueSummary{Value: summary.ValueClaim{Of: "client", State: "bounded"}})
-	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) outbound(http,sql) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2) calls(1,loop) retry(3,27) effect(sends a POST request)", full.String())
+	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) outbound(http,sql) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2) sends(POST,key) calls(1,loop) retry(3,27) effect(sends a POST request)", full.String())
 }
 
 // TestFactsOnRealCode runs the summary over real, non-standard-library

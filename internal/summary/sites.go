@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"net/textproto"
 	"sort"
 	"strings"
 
@@ -107,11 +108,17 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
 	case knowledge.ByClientOrRequest:
 		recv, req := receiverOf(c), argOf(c, 0)
+		if req != nil {
+			e.recordRequest(info, instr, requestMethod(req), hasIdempotencyKey(req))
+		}
 		if recv == nil || req == nil {
 			return
 		}
 		parts = []part{{domRequest, ev.eval(domRequest, req)}, {domClient, ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
+		// Get, Head, Post, PostForm: the method is in the name.
+		method := strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "Form")
+		e.recordRequest(info, instr, strings.ToUpper(method), false)
 		recv := receiverOf(c)
 		if recv == nil {
 			return
@@ -120,6 +127,9 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
+		}
+		if name == "net/http.Post" || name == "net/http.PostForm" {
+			e.recordRequest(info, instr, "POST", false)
 		}
 		what := "no dial timeout"
 		if o.DefaultClient {
@@ -226,6 +236,84 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 	}
 	e.res.Findings = append(e.res.Findings, &f)
+}
+
+// recordRequest notes an HTTP request the function sends.
+func (e *engine) recordRequest(info *fnInfo, instr ssa.CallInstruction, method string, key bool) {
+	at := analysisutil.ShortPos(e.pass.Fset, instr.Common().Pos())
+	for _, r := range info.requests {
+		if r.At == at {
+			return
+		}
+	}
+	if len(info.requests) < maxReaches {
+		info.requests = append(info.requests, SentRequest{Method: method, IdempotencyKey: key, At: at})
+	}
+}
+
+// requestMethod returns the constant method a request is built with
+// (http.NewRequest("POST", …)), or "".
+func requestMethod(req ssa.Value) string {
+	x, ok := req.(*ssa.Extract)
+	if !ok {
+		return ""
+	}
+	call, ok := x.Tuple.(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	idx := -1
+	switch calleeName(call.Common()) {
+	case "net/http.NewRequest":
+		idx = 0
+	case "net/http.NewRequestWithContext":
+		idx = 1
+	}
+	if idx < 0 || idx >= len(call.Call.Args) {
+		return ""
+	}
+	if k, ok := call.Call.Args[idx].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+		return strings.ToUpper(constant.StringVal(k.Value))
+	}
+	return ""
+}
+
+// hasIdempotencyKey reports whether an idempotency key header is set on
+// the request (req.Header.Set("Idempotency-Key", k)).
+func hasIdempotencyKey(req ssa.Value) bool {
+	refs := req.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, l := range *fa.Referrers() {
+			load, ok := l.(*ssa.UnOp)
+			if !ok || load.Referrers() == nil {
+				continue
+			}
+			for _, u := range *load.Referrers() {
+				call, ok := u.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				switch calleeName(call.Common()) {
+				case "(net/http.Header).Set", "(net/http.Header).Add":
+				default:
+					continue
+				}
+				if args := call.Common().Args; len(args) > 1 {
+					if k, ok := args[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && knowledge.IdempotencyKeyHeaders[textproto.CanonicalMIMEHeaderKey(constant.StringVal(k.Value))] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // evalAt evaluates v as it reaches instr. A phi node's edges that cannot

@@ -133,3 +133,24 @@ func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^outbo
 	}
 	return nil
 }
+
+// Charge posts without an idempotency key: not safe to hedge or retry.
+func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`outbound\(http\) sends\(POST\)`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.hc.Do(req)
+	return err
+}
+
+// ChargeOnce posts with an idempotency key.
+func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // want ChargeOnce:`outbound\(http\) sends\(POST,key\)`
+	req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	_, err = c.hc.Do(req)
+	return err
+}
