@@ -9,7 +9,7 @@ package ctxdrop
 import "github.com/resilvet/resilvet/internal/analysisutil"
 
 var doc = analysisutil.Doc{
-	Title: "report request contexts dropped on the way to outbound work",
+	Title: "ctxdrop: report request contexts dropped on the way to outbound work",
 	Text: `A deadline only protects a service if it travels with the request. In a
 function that has a context (a context.Context parameter, an *http.Request
 parameter, or a closure that captures one), ctxdrop reports:

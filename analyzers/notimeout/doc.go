@@ -8,7 +8,7 @@ package notimeout
 import "github.com/resilvet/resilvet/internal/analysisutil"
 
 var doc = analysisutil.Doc{
-	Title: "report outbound calls that can run with no deadline or timeout",
+	Title: "notimeout: report outbound calls that can run with no deadline or timeout",
 	Text: `A slow dependency takes a healthy service down when calls to it can wait
 forever: workers pile up behind them until nothing else runs. notimeout
 follows contexts, HTTP clients, requests and dialers through locals, struct
