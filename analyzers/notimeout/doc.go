@@ -47,9 +47,11 @@ r.Context() of an HTTP handler unless -edge.`,
 	rows, err := db.QueryContext(ctx, q)
 }`,
 	Fix: `Bound the call: give the client a Timeout (the suggested fix adds
-Timeout: 10 * time.Second to the client's literal), or bound the context
-before the call (the suggested fix inserts ctx, cancel := deadline.Ensure(ctx,
-10*time.Second) and defer cancel(), from github.com/resilvet/resilvet/runtime;
-run go mod tidy afterwards). -client-timeout changes the duration written.
-Silence a deliberate case with //resilvet:ignore notimeout <reason>.`,
+Timeout: 10 * time.Second to the client's literal, or rewrites http.Get to a
+package-level client that has one), or bound the context where it is made
+(the suggested fix writes ctx, cancel := context.WithTimeout(ctx,
+10*time.Second) and defer cancel(), or the runtime's deadline.Ensure when
+the module already uses github.com/resilvet/resilvet/runtime).
+-client-timeout changes the duration written. Silence a deliberate case
+with //resilvet:ignore notimeout <reason>.`,
 }

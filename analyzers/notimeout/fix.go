@@ -25,7 +25,10 @@ func newFixer(pass *analysis.Pass, timeout time.Duration) *fixer {
 	return &fixer{pass: pass, timeout: timeout}
 }
 
-const deadlinePath = "github.com/resilvet/resilvet/runtime/deadline"
+const (
+	runtimeModule = "github.com/resilvet/resilvet/runtime"
+	deadlinePath  = runtimeModule + "/deadline"
+)
 
 // addTimeout adds Timeout: <d> to a client literal (&http.Client{…}).
 func (f *fixer) addTimeout(d *analysis.Diagnostic, cur inspector.Cursor) {
@@ -155,12 +158,29 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 	if !ok {
 		return
 	}
-	dlName, needDeadline, ok := f.importName(file, deadlinePath, root.Node().Pos())
-	if !ok {
-		return
-	}
+	// The runtime's deadline.Ensure when the package can already import
+	// the runtime (its module requires it); context.WithTimeout otherwise,
+	// so the fix compiles as emitted. On a root context, which has no
+	// deadline to keep, the two are the same.
+	var bounded, fixName string
+	var needDeadline []string
 	rootText := f.text(root.Node())
-	bounded := fmt.Sprintf("%s.Ensure(%s, %s)", dlName, rootText, durationText(timeName, f.timeout, ""))
+	if f.runtimeReachable() {
+		dlName, need, ok := f.importName(file, deadlinePath, root.Node().Pos())
+		if !ok {
+			return
+		}
+		needDeadline = need
+		bounded = fmt.Sprintf("%s.Ensure(%s, %s)", dlName, rootText, durationText(timeName, f.timeout, ""))
+		fixName = "deadline.Ensure"
+	} else {
+		ctxName, need, ok := f.importName(file, "context", root.Node().Pos())
+		if !ok || len(need) > 0 {
+			return
+		}
+		bounded = fmt.Sprintf("%s.WithTimeout(%s, %s)", ctxName, rootText, durationText(timeName, f.timeout, ""))
+		fixName = "context.WithTimeout"
+	}
 	var edits []analysis.TextEdit
 	stmt, ok := statementOf(root, fn)
 	if !ok {
@@ -200,9 +220,33 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 	}
 	edits = append(edits, imps...)
 	d.SuggestedFixes = []analysis.SuggestedFix{{
-		Message:   "Bound the context with deadline.Ensure(…, " + durationText("time", f.timeout, "") + ")",
+		Message:   "Bound the context with " + fixName + "(…, " + durationText("time", f.timeout, "") + ")",
 		TextEdits: edits,
 	}}
+}
+
+// runtimeReachable reports whether the package imports, directly or not,
+// a package of the resilvet runtime: its module then requires the runtime,
+// and an import of runtime/deadline compiles.
+func (f *fixer) runtimeReachable() bool {
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) bool
+	visit = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if strings.HasPrefix(p.Path(), runtimeModule) {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if visit(q) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(f.pass.Pkg)
 }
 
 // statementOf returns the statement containing cur, when that statement

@@ -25,8 +25,8 @@ func TestGRPC(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	resilvettest.CheckFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
-	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports")
+	resilvettest.CheckFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime")
+	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime")
 }
 
 func TestEdgeMode(t *testing.T) {

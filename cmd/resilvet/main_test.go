@@ -73,6 +73,7 @@ var wantFindings = []string{
 	"api.go:12:15: sql.DB.Query ignores the caller's context while r.Context() is available",
 	"api.go:16:2: call to store.Count drops the caller's context: it makes its own context.Background() for context-taking work (store.go:14:28)",
 	"api.go:17:7: context.Background() passed to api.work while r.Context() is available",
+	"store.go:14:28: context.Background() reaches sql.DB.QueryRowContext with no deadline",
 }
 
 // findings counts diagnostics in text output; related positions follow
@@ -95,12 +96,17 @@ func TestStandalone(t *testing.T) {
 		assert.Contains(t, r.stderr, w)
 	}
 	assert.NotContains(t, r.stderr, "api_test.go", "test files are skipped by default")
-	assert.Equal(t, 3, findings(r.stderr), r.stderr)
+	assert.Equal(t, 4, findings(r.stderr), r.stderr)
 
 	r = run(t, dir, bin, "-resilvet.include-tests", "./...")
 	assert.Contains(t, r.stderr, "api_test.go:8:41: context.Background() passed to api.work while ctx is available")
 
+	// Turning one analyzer off leaves the other's findings only.
 	r = run(t, dir, bin, "-ctxdrop=false", "./...")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Equal(t, 1, findings(r.stderr), r.stderr)
+	assert.Contains(t, r.stderr, "store.go:14:28: context.Background() reaches sql.DB.QueryRowContext")
+	r = run(t, dir, bin, "-ctxdrop=false", "-notimeout=false", "./...")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Empty(t, r.stderr)
 }

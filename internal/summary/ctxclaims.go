@@ -87,9 +87,10 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 				if cd == nil {
 					continue
 				}
-				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, edge.pos), Alt: ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
+				start := e.callStart(edge.pos)
+				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, start), Alt: ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
 				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module}
-				info.dropPos = append([]token.Pos{edge.pos}, cpos...)
+				info.dropPos = append([]token.Pos{start}, cpos...)
 				changed = true
 				break
 			}
@@ -122,11 +123,11 @@ func (e *engine) directDrop(uses []*RootUse) (*Drop, []token.Pos) {
 			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || e.exempt(s.Callee) {
 				continue
 			}
-			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, u.Pos)}
+			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos))}
 			if e.pass.Module != nil {
 				d.Module = e.pass.Module.Path
 			}
-			return d, []token.Pos{u.Pos}
+			return d, []token.Pos{e.callStart(u.Pos)}
 		}
 	}
 	return nil, nil

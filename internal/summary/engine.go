@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"sort"
@@ -65,6 +66,8 @@ type engine struct {
 	// component.
 	seen map[findingKey]bool
 	ev   *evaluator
+	// starts maps calls' opening parentheses to their starts (callStart).
+	starts map[token.Pos]token.Pos
 	// std is set for standard-library packages: they read no facts (some
 	// drivers never analyse std, so none are written).
 	std bool
@@ -706,7 +709,29 @@ func (e *engine) srcAt(s src) string {
 	if s.at != "" {
 		return s.at
 	}
-	return analysisutil.ShortPos(e.pass.Fset, s.pos)
+	return analysisutil.ShortPos(e.pass.Fset, e.callStart(s.pos))
+}
+
+// callStart maps the opening parenthesis of a call, the position SSA
+// keeps, to the start of the call expression, which is what a reader
+// looks for ("context.Background()" starts at "context"). Other
+// positions are returned unchanged.
+func (e *engine) callStart(lparen token.Pos) token.Pos {
+	if e.starts == nil {
+		e.starts = map[token.Pos]token.Pos{}
+		for _, f := range e.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					e.starts[c.Lparen] = c.Pos()
+				}
+				return true
+			})
+		}
+	}
+	if p, ok := e.starts[lparen]; ok {
+		return p
+	}
+	return lparen
 }
 
 // domainOfType says which domain follows values of type t.
