@@ -176,18 +176,24 @@ func (e *engine) exportValueFacts() {
 		if !ok {
 			continue
 		}
+		var fact ValueSummary
 		val := e.varValue(d, v)
 		c := ValueClaim{Of: d.String()}
 		switch val.state() {
 		case stBounded:
 			c.State = "bounded"
+			fact.Values = append(fact.Values, c)
 		case stUnbounded:
 			u := val.unbounded()[0]
 			c.State, c.What, c.At = "unbounded", u.what, e.srcAt(u)
-		default:
-			continue
+			fact.Values = append(fact.Values, c)
 		}
-		e.pass.ExportObjectFact(v, &ValueSummary{Value: c})
+		if d == domClient && e.varValue(domHedge, v).state() == stBounded {
+			fact.Values = append(fact.Values, ValueClaim{Of: domHedge.String(), State: "hedged"})
+		}
+		if len(fact.Values) > 0 {
+			e.pass.ExportObjectFact(v, &fact)
+		}
 	}
 }
 
@@ -256,8 +262,12 @@ func loadedVar(x ssa.Value) *types.Var {
 func (e *engine) varValue(d domain, v *types.Var) value {
 	if v.Pkg() != e.pass.Pkg {
 		var vs ValueSummary
-		if v.Pkg() != nil && e.pass.ImportObjectFact(v, &vs) && vs.Value.Of == d.String() {
-			return claimValue(vs.Value, token.NoPos)
+		if v.Pkg() != nil && e.pass.ImportObjectFact(v, &vs) {
+			for _, c := range vs.Values {
+				if c.Of == d.String() {
+					return claimValue(c, token.NoPos)
+				}
+			}
 		}
 		return unknown
 	}
@@ -307,7 +317,7 @@ type varKey struct {
 // claim is used.
 func claimValue(c ValueClaim, pos token.Pos) value {
 	switch c.State {
-	case "bounded":
+	case "bounded", "hedged":
 		return bounded()
 	case "unbounded":
 		return value{{kind: srcUnbounded, pos: pos, what: c.What, at: c.At}}

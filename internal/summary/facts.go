@@ -171,16 +171,21 @@ type SentRequest struct {
 
 // ValueSummary is the fact exported on a struct field or a package-level
 // variable whose value the package knows on every store: an
-// *http.Client with or without a Timeout, a context with or without a
-// deadline.
+// *http.Client with or without a Timeout, one that hedges its requests,
+// a context with or without a deadline. Read by notimeout (Of "client",
+// "ctx") and hedgeidem (Of "hedge", State "hedged").
 type ValueSummary struct {
-	Value ValueClaim
+	Values []ValueClaim
 }
 
 func (*ValueSummary) AFact() {}
 
 func (s *ValueSummary) String() string {
-	return s.Value.Of + ":" + s.Value.State
+	var parts []string
+	for _, v := range s.Values {
+		parts = append(parts, v.Of+":"+v.State)
+	}
+	return strings.Join(parts, " ")
 }
 
 // Effect is a non-idempotent effect (reserved for hedgeidem).

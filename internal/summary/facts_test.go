@@ -48,7 +48,7 @@ func TestGobRoundTrip(t *testing.T) {
 	}
 	roundTrip(t, full)
 	roundTrip(t, &summary.FuncSummary{Outbound: []string{"grpc"}})
-	roundTrip(t, &summary.ValueSummary{Value: summary.ValueClaim{Of: "client", State: "bounded"}})
+	roundTrip(t, &summary.ValueSummary{Values: []summary.ValueClaim{{Of: "client", State: "bounded"}, {Of: "hedge", State: "hedged"}}})
 	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) outbound(http,sql) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2) sends(POST,key) calls(1,loop) retry(3,27) effect(sends a POST request)", full.String())
 }
 

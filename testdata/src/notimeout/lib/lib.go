@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"net/http"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/hedge"
 )
 
 // Client holds an HTTP client the package always builds with a timeout.
@@ -153,4 +155,13 @@ func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // wan
 	req.Header.Set("Idempotency-Key", key)
 	_, err = c.hc.Do(req)
 	return err
+}
+
+// Hedged holds a client that hedges its requests (for hedgeidem).
+type Hedged struct {
+	hc *http.Client // want hc:"client:bounded hedge:hedged"
+}
+
+func NewHedged() *Hedged {
+	return &Hedged{hc: &http.Client{Timeout: time.Second, Transport: &hedge.Transport{}}}
 }
