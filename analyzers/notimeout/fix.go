@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
 )
 
 // fixer builds suggested fixes. Every edit leaves the file gofmt-clean as
@@ -229,24 +231,7 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 // a package of the resilvet runtime: its module then requires the runtime,
 // and an import of runtime/deadline compiles.
 func (f *fixer) runtimeReachable() bool {
-	seen := map[*types.Package]bool{}
-	var visit func(p *types.Package) bool
-	visit = func(p *types.Package) bool {
-		if seen[p] {
-			return false
-		}
-		seen[p] = true
-		if strings.HasPrefix(p.Path(), runtimeModule) {
-			return true
-		}
-		for _, q := range p.Imports() {
-			if visit(q) {
-				return true
-			}
-		}
-		return false
-	}
-	return visit(f.pass.Pkg)
+	return analysisutil.FindImport(f.pass.Pkg, func(path string) bool { return strings.HasPrefix(path, runtimeModule) }) != nil
 }
 
 // statementOf returns the statement containing cur, when that statement

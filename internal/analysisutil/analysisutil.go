@@ -160,3 +160,27 @@ func calleeObject(info *types.Info, call *ast.CallExpr) types.Object {
 	}
 	return nil
 }
+
+// FindImport returns the first package in pkg's import closure (pkg
+// included) whose path satisfies match, or nil. The analyzers use it as an
+// import-graph fast path and to find the types a package can reach.
+func FindImport(pkg *types.Package, match func(path string) bool) *types.Package {
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) *types.Package
+	visit = func(p *types.Package) *types.Package {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if match(p.Path()) {
+			return p
+		}
+		for _, q := range p.Imports() {
+			if found := visit(q); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	return visit(pkg)
+}

@@ -273,6 +273,15 @@ var extraOutbound = map[string]Outbound{}
 // records them as outbound calls of unknown kind. It is how users extend
 // the table from a flag or a plugin setting without forking.
 func AddOutbound(list string) error {
+	return eachName(list, func(name string) {
+		extraOutbound[name] = Outbound{Kind: Custom, CtxParam: -1, Bound: ByContext}
+	})
+}
+
+// eachName validates every name of a comma-separated list, then hands
+// each to add; nothing is added when one is malformed.
+func eachName(list string, add func(string)) error {
+	var names []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
@@ -281,7 +290,10 @@ func AddOutbound(list string) error {
 		if err := ValidFullName(name); err != nil {
 			return err
 		}
-		extraOutbound[name] = Outbound{Kind: Custom, CtxParam: -1, Bound: ByContext}
+		names = append(names, name)
+	}
+	for _, n := range names {
+		add(n)
 	}
 	return nil
 }
@@ -292,17 +304,7 @@ var extraInterceptors = map[string]bool{}
 // AddTimeoutInterceptors records a comma-separated list of full function
 // names as constructors of gRPC client interceptors that set a deadline.
 func AddTimeoutInterceptors(list string) error {
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		if err := ValidFullName(name); err != nil {
-			return err
-		}
-		extraInterceptors[name] = true
-	}
-	return nil
+	return eachName(list, func(name string) { extraInterceptors[name] = true })
 }
 
 // ValidFullName checks that name has the shape of (*types.Func).FullName:

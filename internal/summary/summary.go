@@ -178,52 +178,28 @@ func run(pass *analysis.Pass) (any, error) {
 // contextInterface returns the context.Context interface type, if the
 // package imports context, directly or not.
 func contextInterface(pkg *types.Package) *types.Interface {
-	seen := map[*types.Package]bool{}
-	var find func(p *types.Package) *types.Interface
-	find = func(p *types.Package) *types.Interface {
-		if seen[p] {
-			return nil
-		}
-		seen[p] = true
-		if p.Path() == "context" {
-			if tn, ok := p.Scope().Lookup("Context").(*types.TypeName); ok {
-				iface, _ := tn.Type().Underlying().(*types.Interface)
-				return iface
-			}
-		}
-		for _, q := range p.Imports() {
-			if i := find(q); i != nil {
-				return i
-			}
-		}
+	p := analysisutil.FindImport(pkg, func(path string) bool { return path == "context" })
+	if p == nil {
 		return nil
 	}
-	return find(pkg)
+	if tn, ok := p.Scope().Lookup("Context").(*types.TypeName); ok {
+		iface, _ := tn.Type().Underlying().(*types.Interface)
+		return iface
+	}
+	return nil
 }
 
 // mayReachOutbound reports whether the package imports, directly or
 // not, a package through which outbound work or contexts can pass:
 // others cannot have a claim, and the engine skips them.
 func mayReachOutbound(pkg *types.Package) bool {
-	seen := map[*types.Package]bool{}
-	var visit func(p *types.Package) bool
-	visit = func(p *types.Package) bool {
-		if seen[p] {
-			return false
-		}
-		seen[p] = true
-		switch p.Path() {
+	return analysisutil.FindImport(pkg, func(path string) bool {
+		switch path {
 		case "context", "net", "database/sql", "net/http":
 			return true
 		}
-		for _, q := range p.Imports() {
-			if visit(q) {
-				return true
-			}
-		}
 		return false
-	}
-	return visit(pkg)
+	}) != nil
 }
 
 // ContextAlternative names fn's context-taking alternative: a function
