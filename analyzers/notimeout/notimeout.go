@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
@@ -170,7 +169,7 @@ func (c *checker) check(f *summary.Finding) {
 				// reports the dropped context; the fix is to use it.
 				return
 			}
-			if o.Func != nil && wrapsTwin(o.Func) {
+			if o.Enclosing != nil && wrapsTwin(o.Enclosing) {
 				// db.Query calling db.QueryContext(context.Background()):
 				// the convenience wrapper of a context-taking twin is
 				// documented to use no deadline; its callers are reported.
@@ -310,38 +309,14 @@ func linksText(links []summary.Link) string {
 	return strings.Join(names, " -> ")
 }
 
-// wrapsTwin reports whether fn (or the function a closure is in) is a
-// function without a context that has a context-taking twin: M beside
-// MContext or MWithContext, or one in the knowledge tables.
-func wrapsTwin(fn *ssa.Function) bool {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return false
-	}
-	if _, ok := knowledge.TwinOf(obj.FullName()); ok {
+// wrapsTwin reports whether fn is a function without a context that has
+// a context-taking twin: in the knowledge tables, or beside it by name
+// (M and MContext, MWithContext or MC).
+func wrapsTwin(fn *types.Func) bool {
+	if _, ok := knowledge.TwinOf(fn.FullName()); ok {
 		return true
 	}
-	sig := obj.Type().(*types.Signature)
-	if analysisutil.TakesContext(sig) {
-		return false
-	}
-	for _, suffix := range []string{"Context", "WithContext"} {
-		var twin types.Object
-		if recv := sig.Recv(); recv != nil {
-			twin, _, _ = types.LookupFieldOrMethod(recv.Type(), true, obj.Pkg(), obj.Name()+suffix)
-		} else if obj.Pkg() != nil {
-			twin = obj.Pkg().Scope().Lookup(obj.Name() + suffix)
-		}
-		if t, ok := twin.(*types.Func); ok {
-			if ts, ok := t.Type().(*types.Signature); ok && ts.Params().Len() > 0 && analysisutil.IsContext(ts.Params().At(0).Type()) {
-				return true
-			}
-		}
-	}
-	return false
+	return summary.ContextAlternative(fn) != ""
 }
 
 // isTestSupport reports whether a package exists for tests or

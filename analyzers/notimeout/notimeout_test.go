@@ -1,7 +1,9 @@
 package notimeout_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,4 +82,24 @@ func TestTransportTimeoutsOption(t *testing.T) {
 	require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "true"))
 	defer func() { require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "false")) }()
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transportset")
+}
+
+// TestClientTimeoutChangesFixes proves the option's effect: the fixes
+// write the configured duration.
+func TestClientTimeoutChangesFixes(t *testing.T) {
+	a := notimeout.New(notimeout.Config{ClientTimeout: 1500 * time.Millisecond})
+	var texts []string
+	for _, r := range analysistest.Run(t, resilvettest.TestData(), a, "notimeout/fix") {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					texts = append(texts, string(e.NewText))
+				}
+			}
+		}
+	}
+	joined := strings.Join(texts, "\n")
+	assert.Contains(t, joined, "Timeout: 1500 * time.Millisecond")
+	assert.Contains(t, joined, "context.WithTimeout(context.Background(), 1500*time.Millisecond)")
+	assert.NotContains(t, joined, "10 * time.Second")
 }

@@ -34,14 +34,12 @@ type fnInfo struct {
 	results  []ValueClaim
 	calls    []FuncCall
 	requests []SentRequest
+	// loops holds the blocks on a cycle of the control-flow graph.
+	loops map[*ssa.BasicBlock]bool
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
 	drop       *Drop
 	dropPos    []token.Pos
-}
-
-type storeSite struct {
-	val ssa.Value
 }
 
 type engine struct {
@@ -54,7 +52,7 @@ type engine struct {
 	ifaceSums map[*types.Func]*FuncSummary
 	// stores lists, per struct field and package-level variable, every
 	// value the package stores there.
-	stores map[*types.Var][]storeSite
+	stores map[*types.Var][]ssa.Value
 	// varMemo caches varValue; varBusy guards cycles through fields.
 	varMemo map[varKey]value
 	varBusy map[*types.Var]bool
@@ -71,6 +69,8 @@ type engine struct {
 	// std is set for standard-library packages: they read no facts (some
 	// drivers never analyse std, so none are written).
 	std bool
+	// selfCalls holds the functions that call themselves (set by sccs).
+	selfCalls map[*ssa.Function]bool
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
@@ -83,13 +83,14 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		local:     map[*ssa.Function]*fnInfo{},
 		byObj:     map[*types.Func]*fnInfo{},
 		ifaceSums: map[*types.Func]*FuncSummary{},
-		stores:    map[*types.Var][]storeSite{},
+		stores:    map[*types.Var][]ssa.Value{},
 		varMemo:   map[varKey]value{},
 		varBusy:   map[*types.Var]bool{},
 		seen:      map[findingKey]bool{},
 
 		configuredLater: map[*types.Var]bool{},
 		pending:         map[*ssa.Function][]Reach{},
+		selfCalls:       map[*ssa.Function]bool{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -97,16 +98,13 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		e.funcs = append(e.funcs, init.AnonFuncs...)
 	}
 	for _, fn := range e.funcs {
-		if fn.Synthetic == "" || fn.Name() == "init" {
-			e.scanInterceptors(fn)
-		}
-		info := &fnInfo{fn: fn, outbound: map[string]bool{}}
+		info := &fnInfo{fn: fn, outbound: map[string]bool{}, loops: loopBlocks(fn)}
 		if obj, ok := fn.Object().(*types.Func); ok {
 			info.obj = obj
 			e.byObj[obj] = info
 		}
 		e.local[fn] = info
-		e.collectStores(fn)
+		e.index(fn)
 	}
 	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
 	e.std = analysisutil.IsStd(pass)
@@ -197,40 +195,33 @@ func (e *engine) exportValueFacts() {
 	}
 }
 
-// scanInterceptors notes a timeout interceptor built in fn.
-func (e *engine) scanInterceptors(fn *ssa.Function) {
+// index records, in one walk of fn, every store into a struct field or a
+// package variable, the clients configured after they are stored, and
+// whether fn builds a gRPC timeout interceptor.
+func (e *engine) index(fn *ssa.Function) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && knowledge.TimeoutInterceptorOf(calleeName(c.Common())) {
-				e.res.grpcTimeoutInterceptor = true
-			}
-		}
-	}
-}
-
-// collectStores records every store into a struct field or a package
-// variable.
-func (e *engine) collectStores(fn *ssa.Function) {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			s, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			switch a := s.Addr.(type) {
-			case *ssa.FieldAddr:
-				if st, ok := structOf(a.X.Type()); ok {
-					f := st.Field(a.Field)
-					e.stores[f] = append(e.stores[f], storeSite{s.Val})
-					if (f.Name() == "Timeout" || f.Name() == "Deadline") && f.Pkg() != nil && f.Pkg().Path() != e.pass.Pkg.Path() {
-						if v := loadedVar(a.X); v != nil {
-							e.configuredLater[v] = true
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				if knowledge.TimeoutInterceptorOf(calleeName(instr.Common())) {
+					e.res.grpcTimeoutInterceptor = true
+				}
+			case *ssa.Store:
+				switch a := instr.Addr.(type) {
+				case *ssa.FieldAddr:
+					if st, ok := structOf(a.X.Type()); ok {
+						f := st.Field(a.Field)
+						e.stores[f] = append(e.stores[f], instr.Val)
+						if (f.Name() == "Timeout" || f.Name() == "Deadline") && f.Pkg() != nil && f.Pkg().Path() != e.pass.Pkg.Path() {
+							if v := loadedVar(a.X); v != nil {
+								e.configuredLater[v] = true
+							}
 						}
 					}
-				}
-			case *ssa.Global:
-				if v, ok := a.Object().(*types.Var); ok {
-					e.stores[v] = append(e.stores[v], storeSite{s.Val})
+				case *ssa.Global:
+					if v, ok := a.Object().(*types.Var); ok {
+						e.stores[v] = append(e.stores[v], instr.Val)
+					}
 				}
 			}
 		}
@@ -265,7 +256,7 @@ func (e *engine) varValue(d domain, v *types.Var) value {
 		if v.Pkg() != nil && e.pass.ImportObjectFact(v, &vs) {
 			for _, c := range vs.Values {
 				if c.Of == d.String() {
-					return claimValue(c, token.NoPos)
+					return claimValue(c)
 				}
 			}
 		}
@@ -291,8 +282,8 @@ func (e *engine) varValue(d domain, v *types.Var) value {
 		return bounded()
 	}
 	var vs []value
-	for _, s := range sites {
-		val := e.ev.eval(d, s.val)
+	for _, stored := range sites {
+		val := e.ev.eval(d, stored)
 		// A parameter of the function that stores it (a constructor's
 		// argument) is not known here.
 		for _, src := range val {
@@ -313,14 +304,13 @@ type varKey struct {
 	v *types.Var
 }
 
-// claimValue turns a claim from a fact into a value; pos is where the
-// claim is used.
-func claimValue(c ValueClaim, pos token.Pos) value {
+// claimValue turns a claim from a fact into a value.
+func claimValue(c ValueClaim) value {
 	switch c.State {
 	case "bounded", "hedged":
 		return bounded()
 	case "unbounded":
-		return value{{kind: srcUnbounded, pos: pos, what: c.What, at: c.At}}
+		return value{{kind: srcUnbounded, what: c.What, at: c.At}}
 	}
 	return unknown
 }
@@ -403,28 +393,17 @@ func (e *engine) summariseSCC(scc []*ssa.Function) {
 				changed = true
 			}
 		}
-		if !changed || len(scc) == 1 && !e.selfRecursive(scc[0]) {
+		if !changed || len(scc) == 1 && !e.selfCalls[scc[0]] {
 			return
 		}
 	}
-}
-
-func (e *engine) selfRecursive(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() == fn {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // summariseFunc (re)computes fn's claims and reports whether they grew.
 func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	info := e.local[fn]
 	before := len(info.outbound) + len(info.reaches) + len(info.calls) + len(info.requests)
-	loops := loopBlocks(fn)
+	loops := info.loops
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -597,6 +576,9 @@ func (e *engine) sccs() [][]*ssa.Function {
 					if g := c.Common().StaticCallee(); g != nil {
 						if g.Origin() != nil {
 							g = g.Origin()
+						}
+						if g == fn {
+							e.selfCalls[fn] = true
 						}
 						add(g)
 					}

@@ -335,17 +335,9 @@ func deferredClosure(fn *ssa.Function) bool {
 // storesCancelFunc reports whether a struct allocation also gets a
 // context.CancelFunc stored in one of its fields.
 func storesCancelFunc(al *ssa.Alloc) bool {
-	refs := al.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
-			continue
-		}
-		for _, u := range *fa.Referrers() {
-			if st, ok := u.(*ssa.Store); ok && st.Addr == fa && isCancelFuncType(st.Val.Type()) {
+	for _, fa := range fieldAddrs(al) {
+		for _, val := range storedAt(fa) {
+			if isCancelFuncType(val.Type()) {
 				return true
 			}
 		}

@@ -24,8 +24,6 @@ type Finding struct {
 	// SSA keeps no more of the syntax, and the reader finds the call
 	// expression there.
 	Pos token.Pos
-	// Func is the function containing the call.
-	Func *ssa.Function
 	// Callee names the called function in source form ("http.Get",
 	// "lib.Fetch"); Outbound names the outbound call finally reached
 	// (the same when the call is outbound itself).
@@ -54,8 +52,9 @@ type Origin struct {
 	// or where the helper makes it.
 	Pos token.Pos
 	At  string
-	// Func is the function that makes it.
-	Func *ssa.Function
+	// Enclosing is the named function that makes it (for a closure, the
+	// function the closure is in); nil for package initialisers.
+	Enclosing *types.Func
 	// CtxInScope is set for a root context (or a call that makes one
 	// inside) made where a context or request is in scope: ctxdrop's
 	// finding.
@@ -225,14 +224,13 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	}
 	e.seen[key] = true
 	f.Pos = pos
-	f.Func = info.fn
 	for _, p := range parts {
 		for _, s := range p.v.unbounded() {
 			of := p.d.String()
 			if s.fn == info.fn && s.pos == pos {
 				of = "call"
 			}
-			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Func: s.fn, CtxInScope: s.dropped && s.fn != nil && ctxInScope(s.fn)})
+			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Enclosing: enclosingObj(s.fn), CtxInScope: s.dropped && s.fn != nil && ctxInScope(s.fn)})
 		}
 	}
 	e.res.Findings = append(e.res.Findings, &f)
@@ -281,13 +279,8 @@ func requestMethod(req ssa.Value) string {
 // hasIdempotencyKey reports whether an idempotency key header is set on
 // the request (req.Header.Set("Idempotency-Key", k)).
 func hasIdempotencyKey(req ssa.Value) bool {
-	refs := req.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
+	for _, fa := range fieldAddrs(req) {
+		if fieldName(fa) != "Header" || fa.Referrers() == nil {
 			continue
 		}
 		for _, l := range *fa.Referrers() {
@@ -406,6 +399,18 @@ func receiverOf(c *ssa.CallCommon) ssa.Value {
 // value.
 func isBoundWrapper(fn *ssa.Function) bool {
 	return strings.HasPrefix(fn.Synthetic, "bound method wrapper")
+}
+
+// enclosingObj returns the named function fn is, or is a closure in.
+func enclosingObj(fn *ssa.Function) *types.Func {
+	for fn != nil && fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return nil
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return obj
 }
 
 // firstContextParam returns the index of the first context parameter.

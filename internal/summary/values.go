@@ -467,62 +467,44 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 // Timeout or Deadline: a bound on everything but reading the body, which
 // counts only with -resilvet.transport-timeouts.
 func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
-	for _, r := range *fa.Referrers() {
-		st, ok := r.(*ssa.Store)
-		if !ok || st.Addr != fa {
-			continue
-		}
-		mi, ok := st.Val.(*ssa.MakeInterface)
-		if !ok {
-			return false
-		}
-		tr, ok := mi.X.(*ssa.Alloc)
-		if !ok || tr.Referrers() == nil {
-			return false
-		}
-		trStruct, ok := structOf(tr.Type())
-		if !ok {
-			return false
-		}
-		header, dial := false, false
-		for _, u := range *tr.Referrers() {
-			tf, ok := u.(*ssa.FieldAddr)
-			if !ok {
-				continue
-			}
-			switch trStruct.Field(tf.Field).Name() {
-			case "ResponseHeaderTimeout":
-				header = storesNonZero(tf)
-			case "DialContext", "Dial":
-				for _, w := range *tf.Referrers() {
-					if ds, ok := w.(*ssa.Store); ok && ds.Addr == tf {
-						if mc, ok := ds.Val.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
-							dial = ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
-						}
-					}
+	vals := storedAt(fa)
+	if len(vals) != 1 {
+		return false
+	}
+	mi, ok := vals[0].(*ssa.MakeInterface)
+	if !ok {
+		return false
+	}
+	tr, ok := mi.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	header, dial := false, false
+	for _, tf := range fieldAddrs(tr) {
+		switch fieldName(tf) {
+		case "ResponseHeaderTimeout":
+			header = storesNonZero(tf)
+		case "DialContext", "Dial":
+			for _, d := range storedAt(tf) {
+				if mc, ok := d.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+					dial = ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
 				}
 			}
 		}
-		return header && dial
 	}
-	return false
+	return header && dial
 }
 
 // hedging follows a client literal by its Transport: hedged when it is
 // a hedging transport (the runtime's hedge.Transport, hedgedhttp's), not
 // when any other value or none is stored, unknown when the client escapes.
 func (ev *evaluator) hedging(al *ssa.Alloc) value {
-	st, ok := structOf(al.Type())
-	if !ok || al.Referrers() == nil {
-		return unknown
-	}
-	for _, r := range *al.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || st.Field(fa.Field).Name() != "Transport" || fa.Referrers() == nil {
+	for _, fa := range fieldAddrs(al) {
+		if fieldName(fa) != "Transport" {
 			continue
 		}
-		for _, u := range *fa.Referrers() {
-			if s, ok := u.(*ssa.Store); ok && s.Addr == fa && isHedgingTransport(s.Val) {
+		for _, val := range storedAt(fa) {
+			if isHedgingTransport(val) {
 				return bounded()
 			}
 		}
@@ -561,21 +543,48 @@ func isHedgingTransport(v ssa.Value) bool {
 // storesNonZero reports whether a value other than the zero constant is
 // stored at the field address.
 func storesNonZero(fa *ssa.FieldAddr) bool {
-	refs := fa.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		s, ok := r.(*ssa.Store)
-		if !ok || s.Addr != fa {
-			continue
-		}
-		if c, ok := s.Val.(*ssa.Const); ok && (c.Value == nil || c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0) {
+	for _, val := range storedAt(fa) {
+		if c, ok := val.(*ssa.Const); ok && (c.Value == nil || c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0) {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// fieldAddrs returns the addresses of fields taken of the struct at addr
+// (&v.f for each use of a field of a literal or variable).
+func fieldAddrs(addr ssa.Value) []*ssa.FieldAddr {
+	var out []*ssa.FieldAddr
+	if refs := addr.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if fa, ok := r.(*ssa.FieldAddr); ok {
+				out = append(out, fa)
+			}
+		}
+	}
+	return out
+}
+
+// storedAt returns the values stored at a field address.
+func storedAt(fa *ssa.FieldAddr) []ssa.Value {
+	var out []ssa.Value
+	if refs := fa.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// fieldName names the field a field address takes.
+func fieldName(fa *ssa.FieldAddr) string {
+	if st, ok := structOf(fa.X.Type()); ok {
+		return st.Field(fa.Field).Name()
+	}
+	return ""
 }
 
 // isMethodReceiver reports whether v is only the receiver of a static
