@@ -35,8 +35,10 @@ func TestEdgeMode(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{Edge: true}), "notimeout/edge")
 }
 
+// TestEdgeOffByDefault runs the same handlers without edge mode: the
+// package has no // want lines, so any finding fails the test.
 func TestEdgeOffByDefault(t *testing.T) {
-	results := analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{}), "notimeout/customoff")
+	results := analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{}), "notimeout/edgeoff")
 	assert.Empty(t, results[0].Diagnostics)
 }
 
