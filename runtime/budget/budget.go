@@ -27,7 +27,9 @@ import (
 // Budget is what retry and hedge layers draw on. Implementations are safe
 // for concurrent use.
 type Budget interface {
-	// Deposit records one real request (a first attempt).
+	// Deposit records one real request: a logical request's first
+	// attempt. The runtime's layers that share a budget (a retry around a
+	// hedge) deposit once per logical request between them.
 	Deposit()
 	// Withdraw asks for one extra attempt and reports whether it may be
 	// made; a granted attempt is consumed.
@@ -60,30 +62,30 @@ type Ratio struct {
 	Clock clock.Clock
 
 	mu      sync.Mutex
+	origin  time.Time // the first reading; slots count from it
+	started bool      // origin is set (a fake clock may read the zero time)
 	buckets [slots]bucket
 }
 
 type bucket struct {
-	epoch       int64 // slot number since the Unix epoch; 0 = never used
+	epoch       int64 // slot number since origin, from 1; 0 = never used
 	deposits    int64
 	withdrawals int64
 }
 
 // Deposit records one real request.
 func (r *Ratio) Deposit() {
-	now := clock.Or(r.Clock).Now()
 	r.mu.Lock()
-	r.slot(now).deposits++
+	r.slot().deposits++
 	r.mu.Unlock()
 }
 
 // Withdraw grants one extra attempt if the window's extra attempts, this
 // one included, stay within Ratio × requests + MinPerSecond × window.
 func (r *Ratio) Withdraw() bool {
-	now := clock.Or(r.Clock).Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cur := r.slot(now)
+	cur := r.slot()
 	deposits, withdrawals := r.totals(cur.epoch)
 	if float64(withdrawals+1) > r.allowance(deposits) {
 		return false
@@ -94,10 +96,9 @@ func (r *Ratio) Withdraw() bool {
 
 // Available returns how many extra attempts would be granted now.
 func (r *Ratio) Available() int {
-	now := clock.Or(r.Clock).Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	deposits, withdrawals := r.totals(r.slot(now).epoch)
+	deposits, withdrawals := r.totals(r.slot().epoch)
 	return max(0, int(math.Floor(r.allowance(deposits)))-int(withdrawals))
 }
 
@@ -124,13 +125,21 @@ func (r *Ratio) window() time.Duration {
 	return r.Window
 }
 
-// slot returns the bucket for now, reset if it held an older slot.
-func (r *Ratio) slot(now time.Time) *bucket {
+// slot returns the bucket for the current time, reset if it held an
+// older slot. Slots count the time elapsed since the first reading, which
+// for the wall clock is monotonic: a clock step neither resets the window
+// (granting a fresh allowance) nor freezes it. r.mu held.
+func (r *Ratio) slot() *bucket {
 	width := r.window() / slots
 	if width <= 0 {
 		width = 1
 	}
-	epoch := now.UnixNano()/int64(width) + 1
+	c := clock.Or(r.Clock)
+	if !r.started {
+		r.origin, r.started = c.Now(), true
+	}
+	elapsed := max(0, clock.Since(c, r.origin))
+	epoch := int64(elapsed/width) + 1
 	b := &r.buckets[epoch%slots]
 	if b.epoch != epoch {
 		*b = bucket{epoch: epoch}

@@ -161,3 +161,65 @@ func BenchmarkRatioWithdraw(b *testing.B) {
 		r.Withdraw()
 	}
 }
+
+// steppedClock has a wall clock that can be stepped (as NTP or a resumed
+// VM steps it) and a monotonic clock that only moves forward; like the
+// real clock's, its readings remember their monotonic time.
+type steppedClock struct {
+	mu       sync.Mutex
+	mono     time.Duration
+	step     time.Duration
+	readings map[time.Time]time.Duration // wall reading → monotonic time
+}
+
+func (c *steppedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Unix(1_000_000, 0).Add(c.mono + c.step)
+	if c.readings == nil {
+		c.readings = map[time.Time]time.Duration{}
+	}
+	c.readings[now] = c.mono
+	return now
+}
+
+// Since measures by the monotonic clock, as time.Since does for readings
+// of the real clock.
+func (c *steppedClock) Since(t time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mono - c.readings[t]
+}
+
+func (c *steppedClock) advance(d time.Duration)  { c.mu.Lock(); c.mono += d; c.mu.Unlock() }
+func (c *steppedClock) stepWall(d time.Duration) { c.mu.Lock(); c.step += d; c.mu.Unlock() }
+
+// TestRatioIgnoresWallClockSteps: a step of the wall clock neither grants
+// a fresh allowance nor keeps an old one alive.
+func TestRatioIgnoresWallClockSteps(t *testing.T) {
+	for _, step := range []time.Duration{-time.Hour, time.Hour, 3 * time.Second} {
+		c := &steppedClock{}
+		// 10% of 30 requests plus a floor of 1 per second of the window.
+		r := &budget.Ratio{Ratio: 0.1, MinPerSecond: 1, Window: 10 * time.Second, Clock: c}
+		for range 30 {
+			r.Deposit()
+		}
+		granted := 0
+		for r.Withdraw() {
+			granted++
+		}
+		if granted != 13 {
+			t.Fatalf("granted %d; want 13", granted)
+		}
+		c.stepWall(step)
+		c.advance(time.Second)
+		if r.Withdraw() {
+			t.Fatalf("wall clock stepped by %v: the spent budget was granted again", step)
+		}
+		// The window still slides by real elapsed time.
+		c.advance(10 * time.Second)
+		if got := r.Available(); got != 10 {
+			t.Fatalf("wall clock stepped by %v: %d available once the window slid past every request; want the floor, 10", step, got)
+		}
+	}
+}

@@ -4,33 +4,97 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
+
+	"github.com/resilvet/resilvet/runtime/internal/layer"
 )
 
 // AttemptHeader tells a server that its caller retries this request and
-// which attempt it is (1 for the first). A server that sees it should not
-// retry the work again: Middleware puts it in the request context, where
-// Do finds it and makes a single attempt.
+// which attempt it is (1 for the first). Middleware puts it back into the
+// request context for callers the server trusts, where Do finds it and
+// leaves the failures the caller retries to the caller.
 const AttemptHeader = "Retry-Attempt"
 
 type attemptKey struct{}
 
-// Attempt returns the attempt number that ctx carries and true when ctx is
-// inside a retried attempt: the second or later attempt of a retry layer
-// of this process (any attempt, with TagFirstAttempt), or a request whose
-// caller sent AttemptHeader.
-func Attempt(ctx context.Context) (int, bool) {
-	n, ok := ctx.Value(attemptKey{}).(int)
-	return n, ok
+// attemptCtx is the context an attempt runs with: the caller's, marked
+// with the attempt number and the layer that runs it, in one allocation.
+// Contexts derived from it find the marks through Value; cancellation is
+// the caller's context's own (Done, Err and Deadline are the embedded
+// context's, so the context package registers children directly with the
+// caller's cancellable ancestor).
+type attemptCtx struct {
+	context.Context
+	n       int
+	policy  *Policy // nil for a caller's attempt that arrived over HTTP
+	retries bool    // the layer may retry (MaxAttempts > 1)
+	deposit layer.Deposit
+	origin  layer.Origin // the caller's context, to tell detached ones
+	over    atomic.Bool  // the attempt has returned
 }
 
-func withAttempt(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, attemptKey{}, n)
+func (c *attemptCtx) Value(key any) any {
+	switch key {
+	case attemptKey{}:
+		return c
+	case layer.Key:
+		if c.deposit.Budget != nil && !c.over.Load() {
+			return &c.deposit
+		}
+	}
+	return c.Context.Value(key)
+}
+
+func (c *attemptCtx) String() string { return "retry.attemptContext" }
+
+// Attempt returns the attempt number that ctx carries and true when ctx is
+// inside an attempt of a retry layer that is still running it: one of
+// this process's layers, or a trusted caller that sent AttemptHeader.
+func Attempt(ctx context.Context) (int, bool) {
+	if a := live(ctx); a != nil {
+		return a.n, true
+	}
+	return 0, false
+}
+
+// live returns the innermost attempt ctx belongs to, unless that attempt
+// has returned or ctx was detached from it (context.WithoutCancel): then
+// ctx serves a new logical operation.
+func live(ctx context.Context) *attemptCtx {
+	a, _ := ctx.Value(attemptKey{}).(*attemptCtx)
+	if a == nil || a.over.Load() || a.origin.Detached(ctx) {
+		return nil
+	}
+	return a
+}
+
+// enclosing returns the innermost live attempt ctx runs in whose layer
+// retries (a layer with MaxAttempts 1 in between retries nothing).
+func enclosing(ctx context.Context) *attemptCtx {
+	for a := live(ctx); a != nil; a = live(a.Context) {
+		if a.retries {
+			return a
+		}
+	}
+	return nil
+}
+
+// retriesAbove reports whether a's layer, or one enclosing it, would
+// retry err: the rule that keeps nested layers from multiplying. A caller
+// across HTTP is taken to retry what Transient retries.
+func (a *attemptCtx) retriesAbove(err error) bool {
+	for ; a != nil; a = enclosing(a.Context) {
+		if a.policy == nil && Transient(err) || a.policy != nil && a.policy.classify(err) {
+			return true
+		}
+	}
+	return false
 }
 
 // Transport is an http.RoundTripper that sends AttemptHeader on requests
-// made inside a retry layer: from the attempt's context, or for a first
-// attempt (which runs with the caller's context) from the calling
-// goroutine's stack. The zero value uses http.DefaultTransport.
+// made inside a layer that retries (MaxAttempts above 1), so the server
+// can leave the retrying to its caller. The zero value uses
+// http.DefaultTransport.
 type Transport struct {
 	Base http.RoundTripper
 }
@@ -41,29 +105,41 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	n, ok := Attempt(req.Context())
-	if !ok {
-		// A first attempt runs with the caller's context; the client calls
-		// RoundTrip on the attempt's goroutine, where its stack tells.
-		if !retryFramesOnStack(1) {
-			return base.RoundTrip(req)
-		}
-		n = 1
+	a := enclosing(req.Context())
+	if a == nil {
+		return base.RoundTrip(req)
 	}
 	out := req.Clone(req.Context())
-	out.Header.Set(AttemptHeader, strconv.Itoa(n))
+	out.Header.Set(AttemptHeader, strconv.Itoa(a.n))
 	return base.RoundTrip(out)
 }
 
-// Middleware marks the request context as inside a retry when the caller
-// sent AttemptHeader, so retry layers in the handler make one attempt.
-func Middleware(next http.Handler) http.Handler {
+// Middleware puts the attempt number a caller sent in AttemptHeader into
+// the request context, so the handler's retry layers leave to the caller
+// the failures it retries. It does so only for requests trusted accepts:
+// any client can send the header, and one that could would switch the
+// server's retries off. A nil trusted trusts no one (the header is
+// ignored). TrustAll suits servers reachable only through a proxy or mesh
+// that strips the header from outside traffic; otherwise trust callers by
+// what authenticates them (a client certificate, an internal network).
+func Middleware(next http.Handler, trusted func(*http.Request) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n, err := strconv.Atoi(r.Header.Get(AttemptHeader))
+		h := r.Header.Get(AttemptHeader)
+		if h == "" || trusted == nil || !trusted(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		n, err := strconv.Atoi(h)
 		if err != nil || n < 1 {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(withAttempt(r.Context(), n)))
+		ctx := r.Context()
+		marked := &attemptCtx{Context: ctx, n: n, retries: true, origin: layer.OriginOf(ctx)}
+		defer marked.over.Store(true) // work the handler leaves running is its own
+		next.ServeHTTP(w, r.WithContext(marked))
 	})
 }
+
+// TrustAll is a Middleware trust function that trusts every caller.
+func TrustAll(*http.Request) bool { return true }

@@ -1,26 +1,24 @@
 // Package retry retries transient failures with capped exponential backoff
 // and full jitter, within a shared budget and the caller's deadline, and
 // keeps retry layers from multiplying. Three layers of three attempts
-// would send 27 attempts to a failing dependency; here a retry layer
-// running inside another makes a single attempt. It knows from the
-// context: from the second attempt on, the attempt number travels in it
-// (see Attempt) and, through Transport and Middleware, in a request
-// header. During the outer layer's first attempt, which runs with the
-// caller's own context so that a call succeeding at once allocates
-// nothing, it knows from its goroutine's stack, which it reads only
-// before retrying. Where neither tells (the inner layer runs on another
-// goroutine), a layer does not retry a failure that a layer inside it has
-// already retried and given up on.
+// would send 27 attempts to a failing dependency; here a layer running
+// inside another leaves the failures the outer layer retries to it.
 //
-// So a stack of layers makes at most the largest MaxAttempts among them,
-// across HTTP too when the request is made on the attempt's goroutine (as
-// http.Client does). When the server cannot tell (the request left from
-// another goroutine during a first attempt), its layer retries and its
-// give-up does not travel back, so attempts add up (server's + client's −
-// 1) instead of multiplying; TagFirstAttempt on the client's policy tags
-// the first attempt's context too, at one allocation per call. A layer
-// whose policy sets AllowNested multiplies on purpose. Retry at one
-// layer, usually the direct client of the dependency.
+// Every attempt runs with a context that says so (see Attempt): the
+// attempt number, and what its layer retries. A layer that finds such a
+// context from a live enclosing layer makes a single attempt for every
+// error the enclosing layers would retry, and retries only the errors
+// that its own policy alone retries (a database layer's "serialization
+// failure" under an HTTP layer that knows nothing of it). So a stack of
+// layers whose errors are of one kind makes at most the largest
+// MaxAttempts among them. Across HTTP, Transport sends the attempt in a
+// request header and Middleware puts it back into the server's context,
+// for callers the server trusts. A layer whose policy sets AllowNested
+// retries whatever it is inside, multiplying on purpose.
+//
+// A context made with context.WithoutCancel from an attempt's context,
+// or used after the attempt returned (a background job it launched),
+// starts a new logical operation: its layers retry in full.
 //
 // Place it inside the request's deadline and outside the breaker:
 //
@@ -37,15 +35,13 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"reflect"
-	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/budget"
 	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/layer"
 )
 
 // Errors that explain why Do stopped early. The error Do returns wraps both
@@ -68,23 +64,19 @@ type Policy struct {
 	// MaxDelay caps the backoff. 0 means 10 s.
 	MaxDelay time.Duration
 	// Retryable decides whether an error may be retried. nil means
-	// Transient.
+	// Transient, and also an attempt's own timeout (see Do). Do asks it
+	// only while the caller's context is alive.
 	Retryable func(error) bool
-	// Budget, if set, receives a deposit for each call and must grant
-	// every retry; budgets that implement budget.Outcome also learn each
-	// attempt's outcome.
+	// Budget, if set, receives a deposit for each logical request and
+	// must grant every retry; budgets that implement budget.Outcome also
+	// learn each attempt's outcome. Layers sharing one budget (a retry
+	// around a hedge, two retry layers) deposit once per logical request
+	// between them.
 	Budget budget.Budget
-	// AllowNested lets this layer retry even when it runs inside another
-	// retry layer (the context or the incoming request says so), and lets
-	// outer layers retry what it gave up on. Off by default: nested
-	// retries multiply.
+	// AllowNested lets this layer retry every failure even when it runs
+	// inside another retry layer, and lets outer layers retry what it
+	// gave up on. Off by default: nested retries multiply.
 	AllowNested bool
-	// TagFirstAttempt puts the attempt number in the first attempt's
-	// context too (one small allocation per call), so layers inside know
-	// they are nested from the start even on other goroutines, and the
-	// first request through Transport carries AttemptHeader. Without it,
-	// the first attempt runs with the caller's context.
-	TagFirstAttempt bool
 	// Clock defaults to the wall clock.
 	Clock clock.Clock
 	// Sleep waits d or until ctx is done. nil uses a timer; simulations
@@ -99,10 +91,11 @@ var defaultPolicy Policy
 // Do calls fn until it succeeds, returns an error that is not retryable,
 // runs out of attempts, budget or time, or ctx is done.
 //
-// The first attempt runs with ctx itself, so a call that succeeds at once
-// costs no allocation; later attempts (and the first too with
-// TagFirstAttempt) get a context that carries the attempt number (see
-// Attempt).
+// Each attempt runs with a context derived from ctx that carries the
+// attempt number and the layer (see Attempt): one small allocation per
+// attempt. An attempt that fails with context.DeadlineExceeded while ctx
+// is alive ran out of a deadline of its own (a per-attempt timeout) and
+// is retried like any transient failure.
 func Do(ctx context.Context, p *Policy, fn func(context.Context) error) error {
 	_, err := DoValue(ctx, p, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
 	return err
@@ -117,12 +110,16 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	if _, nested := Attempt(ctx); nested && !p.AllowNested {
-		return fn(ctx) // an outer layer retries; one attempt here
-	}
-	if p.Budget != nil {
+	var deposit layer.Deposit
+	if p.Budget != nil && !layer.Deposited(ctx, p.Budget) {
 		p.Budget.Deposit()
+		deposit = layer.Mark(ctx, p.Budget)
 	}
+	var outer *attemptCtx // the live layer this one runs inside, if any
+	if !p.AllowNested {
+		outer = enclosing(ctx)
+	}
+	origin := layer.OriginOf(ctx)
 	maxAttempts := p.MaxAttempts
 	if maxAttempts <= 0 {
 		maxAttempts = 3
@@ -139,11 +136,9 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		if hasDeadline {
 			start = now()
 		}
-		attemptCtx := ctx
-		if n > 1 || p.TagFirstAttempt {
-			attemptCtx = withAttempt(ctx, n)
-		}
-		v, err := fn(attemptCtx)
+		attempt := &attemptCtx{Context: ctx, n: n, policy: p, retries: maxAttempts > 1, deposit: deposit, origin: origin}
+		v, err := fn(attempt)
+		attempt.over.Store(true)
 		if err == nil {
 			if p.Budget != nil {
 				p.report(true)
@@ -153,26 +148,24 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		if !p.AllowNested && retriedBelow(err) {
 			return zero, err // a layer inside already retried this failure
 		}
-		retryable := p.retryable(err)
-		if retryable {
-			p.report(false)
+		if ctx.Err() != nil {
+			if n == 1 {
+				return zero, err
+			}
+			return zero, p.gaveUp(err, ctx.Err(), n)
 		}
-		if !retryable {
+		if outer != nil && outer.retriesAbove(err) {
+			return zero, err // a layer further out retries this; one attempt here
+		}
+		if !p.classify(err) {
 			return zero, err
 		}
+		p.report(false)
 		if n >= maxAttempts {
 			if n == 1 {
 				return zero, err
 			}
 			return zero, p.gaveUp(err, ErrAttemptsExhausted, n)
-		}
-		if n == 1 && !p.AllowNested && insideOuterRetry() {
-			// The first attempt of a layer further up this goroutine's
-			// stack, whose context is not tagged: it retries, not us.
-			return zero, err
-		}
-		if ctx.Err() != nil {
-			return zero, p.gaveUp(err, ctx.Err(), n)
 		}
 		delay := p.backoff(n)
 		if ra, ok := retryAfter(err); ok && ra > delay {
@@ -194,39 +187,11 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	}
 }
 
-// insideOuterRetry reports whether another DoValue is running further up
-// the calling goroutine's stack: an outer layer on its first attempt,
-// which runs with the caller's untagged context.
-func insideOuterRetry() bool { return retryFramesOnStack(2) }
-
-// retryFramesOnStack reports whether at least n DoValue calls are running
-// on the calling goroutine's stack. Walking the stack costs a few hundred
-// nanoseconds (BenchmarkTransport): callers pay it only before a retry,
-// which waits far longer, or before an HTTP request.
-func retryFramesOnStack(n int) bool {
-	var pcs [128]uintptr
-	layers := 0
-	for _, pc := range pcs[:runtime.Callers(1, pcs[:])] {
-		// FuncForPC needs no allocation, unlike CallersFrames; DoValue is
-		// never inlined (it loops and is generic), so each call has a
-		// frame of its own.
-		if f := runtime.FuncForPC(pc - 1); f != nil && strings.HasPrefix(f.Name(), doValueName) {
-			if layers++; layers == n {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// doValueName is the prefix of DoValue's instantiations in stack frames.
-var doValueName = func() string {
-	name := runtime.FuncForPC(reflect.ValueOf(retriedBelow).Pointer()).Name()
-	return strings.TrimSuffix(name, "retriedBelow") + "DoValue["
-}()
-
 // retriedBelow reports whether err comes from a retry layer that gave up
 // and did not allow nesting: retrying it again would multiply attempts.
+// Inner layers retry only what no layer outside them retries, so this
+// matters where an inner layer could not see the outer one (a context
+// detached on the way).
 func retriedBelow(err error) bool {
 	var g *gaveUp
 	return errors.As(err, &g) && !g.nestedOK
@@ -248,9 +213,25 @@ func (p *Policy) report(success bool) {
 	}
 }
 
-func (p *Policy) retryable(err error) bool {
+// classify reports whether the policy retries err, which an attempt
+// returned while the caller's context was alive.
+func (p *Policy) classify(err error) bool {
 	if p.Retryable != nil {
 		return p.Retryable(err)
+	}
+	return transientAttempt(err)
+}
+
+// transientAttempt is the default classifier inside Do: Transient, and an
+// attempt's own deadline expiring (the caller's context being alive, the
+// deadline was the attempt's: a per-attempt timeout).
+func transientAttempt(err error) bool {
+	var m *marked
+	if errors.As(err, &m) {
+		return m.retry
+	}
+	if errors.Is(err, context.DeadlineExceeded) && !circuitOpen(err) {
+		return true
 	}
 	return Transient(err)
 }
@@ -371,9 +352,10 @@ func (e *StatusError) RetryAfter() time.Duration { return e.After }
 // Transient is the default Retryable: it retries only failures that are
 // likely to pass on their own — timeouts and refused or reset
 // connections, unexpected EOF, HTTP 429/502/503/504, and errors marked with
-// Retry. It never retries context errors (the caller gave up), errors
-// marked Permanent, or an open circuit (an error with a CircuitOpen()
-// method returning true).
+// Retry. It never retries errors marked Permanent, an open circuit (an
+// error with a CircuitOpen() method returning true) or context errors:
+// on its own it cannot tell whose deadline expired. Do can, and its
+// default classifier also retries an attempt's own timeout.
 func Transient(err error) bool {
 	if err == nil {
 		return false
@@ -382,8 +364,7 @@ func Transient(err error) bool {
 	if errors.As(err, &m) {
 		return m.retry
 	}
-	var open interface{ CircuitOpen() bool }
-	if errors.As(err, &open) && open.CircuitOpen() {
+	if circuitOpen(err) {
 		return false
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -403,6 +384,12 @@ func Transient(err error) bool {
 	}
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// circuitOpen reports whether err is a breaker's rejection.
+func circuitOpen(err error) bool {
+	var open interface{ CircuitOpen() bool }
+	return errors.As(err, &open) && open.CircuitOpen()
 }
 
 // retryAfter returns an error's pushback (a RetryAfter() method).

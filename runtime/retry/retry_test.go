@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"syscall"
 	"testing"
@@ -105,8 +103,7 @@ func TestStopsOnNonRetryable(t *testing.T) {
 	for _, err := range []error{
 		errors.New("validation failed"),
 		retry.Permanent(errFlaky),
-		context.Canceled,
-		fmt.Errorf("call: %w", context.DeadlineExceeded),
+		context.Canceled, // an attempt's own deadline is retried: TestPerAttemptTimeoutIsRetried
 		&retry.StatusError{Code: http.StatusNotFound},
 		circuitOpen{},
 	} {
@@ -184,163 +181,6 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestNestedLayersDoNotMultiply(t *testing.T) {
-	leaktest.Check(t)
-	outer, _ := policy(3)
-	inner, _ := policy(3)
-	var innerCalls, outerCalls int
-	var tagged []bool
-	run := func(hop bool) error {
-		innerCalls, outerCalls, tagged = 0, 0, nil
-		return retry.Do(context.Background(), outer, func(ctx context.Context) error {
-			outerCalls++
-			_, ok := retry.Attempt(ctx)
-			tagged = append(tagged, ok)
-			innerLayer := func() error {
-				return retry.Do(ctx, inner, func(ctx context.Context) error {
-					innerCalls++
-					return errFlaky
-				})
-			}
-			if !hop {
-				return innerLayer()
-			}
-			errc := make(chan error)
-			go func() { errc <- innerLayer() }()
-			return <-errc
-		})
-	}
-
-	// Default: the inner layer makes one attempt per outer attempt; on
-	// the first, it finds the outer layer on its goroutine's stack.
-	err := run(false)
-	if innerCalls != 3 || outerCalls != 3 || fmt.Sprint(tagged) != "[false true true]" || retry.Attempts(err) != 3 {
-		t.Fatalf("inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, [false true true]", innerCalls, outerCalls, tagged, err)
-	}
-
-	// Across a goroutine the first attempt is invisible: the inner layer
-	// retries, gives up, and the outer layer does not retry that give-up.
-	err = run(true)
-	if innerCalls != 3 || outerCalls != 1 || !errors.Is(err, retry.ErrAttemptsExhausted) || retry.Attempts(err) != 3 {
-		t.Fatalf("across a goroutine: inner calls %d, outer calls %d, err %v; want 3, 1 and the inner give-up", innerCalls, outerCalls, err)
-	}
-
-	// TagFirstAttempt: the context says so from the first attempt on,
-	// across goroutines too.
-	outer.TagFirstAttempt = true
-	err = run(true)
-	if innerCalls != 3 || outerCalls != 3 || fmt.Sprint(tagged) != "[true true true]" || retry.Attempts(err) != 3 {
-		t.Fatalf("TagFirstAttempt: inner calls %d, outer calls %d, tagged %v, err %v; want 3, 3, all tagged", innerCalls, outerCalls, tagged, err)
-	}
-
-	// AllowNested on the inner layer multiplies, on purpose.
-	outer.TagFirstAttempt = false
-	inner.AllowNested = true
-	if run(false); innerCalls != 9 || outerCalls != 3 {
-		t.Fatalf("with AllowNested inner calls %d, outer calls %d; want 9 and 3", innerCalls, outerCalls)
-	}
-}
-
-// TestThreeLayersMakeAtMostTheLargestMaxAttempts is the 3×3×3 = 27 case.
-func TestThreeLayersMakeAtMostTheLargestMaxAttempts(t *testing.T) {
-	leaktest.Check(t)
-	for _, tagFirst := range []bool{false, true} {
-		calls := 0
-		layer := func(max int, next func(context.Context) error) func(context.Context) error {
-			p, _ := policy(max)
-			p.TagFirstAttempt = tagFirst
-			return func(ctx context.Context) error { return retry.Do(ctx, p, next) }
-		}
-		bottom := func(context.Context) error { calls++; return errFlaky }
-		stack := layer(3, layer(4, layer(2, bottom)))
-		if err := stack(context.Background()); err == nil || calls > 4 {
-			t.Fatalf("TagFirstAttempt %v: %d calls reached the dependency; want at most 4, err %v", tagFirst, calls, err)
-		}
-	}
-}
-
-// TestFirstAttemptRunsWithCallersContext: no wrapper, no allocation.
-func TestFirstAttemptRunsWithCallersContext(t *testing.T) {
-	leaktest.Check(t)
-	type key struct{}
-	ctx := context.WithValue(context.Background(), key{}, 1)
-	p := &retry.Policy{}
-	var got context.Context
-	_ = retry.Do(ctx, p, func(c context.Context) error { got = c; return nil })
-	if got != ctx {
-		t.Fatal("the first attempt got a derived context")
-	}
-	fn := func(context.Context) error { return nil }
-	if a := testing.AllocsPerRun(100, func() { _ = retry.Do(ctx, p, fn) }); a != 0 {
-		t.Fatalf("%v allocations per call whose first attempt succeeds; want 0", a)
-	}
-}
-
-// TestAttemptCrossesHTTP: a server behind Middleware, called through
-// Transport from inside a retried attempt, sees that its caller retries,
-// so its own retry layer makes a single attempt.
-func TestAttemptCrossesHTTP(t *testing.T) {
-	leaktest.Check(t)
-	var headers []string
-	innerCalls := 0
-	srv := httptest.NewServer(retry.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		headers = append(headers, r.Header.Get(retry.AttemptHeader))
-		p, _ := policy(3)
-		_ = retry.Do(r.Context(), p, func(ctx context.Context) error { innerCalls++; return errFlaky })
-		w.WriteHeader(http.StatusServiceUnavailable)
-	})))
-	defer srv.Close()
-	client := &http.Client{Transport: &retry.Transport{Base: srv.Client().Transport}}
-	defer client.CloseIdleConnections()
-
-	for _, tc := range []struct {
-		tagFirst, hop bool
-		headers       string
-		server        int
-	}{
-		{false, false, "[1 2]", 2},   // the first request: Transport finds the layer on the stack
-		{true, true, "[1 2]", 2},     // tagged context, whatever the goroutine
-		{false, true, "[ 2]", 3 + 1}, // sent from another goroutine: attempts add up
-	} {
-		headers, innerCalls = nil, 0
-		p, _ := policy(2)
-		p.TagFirstAttempt = tc.tagFirst
-		err := retry.Do(context.Background(), p, func(ctx context.Context) error {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-			if err != nil {
-				return err
-			}
-			do := client.Do
-			if tc.hop {
-				do = func(req *http.Request) (*http.Response, error) {
-					type answer struct {
-						resp *http.Response
-						err  error
-					}
-					c := make(chan answer)
-					go func() { resp, err := client.Do(req); c <- answer{resp, err} }()
-					a := <-c
-					return a.resp, a.err
-				}
-			}
-			resp, err := do(req)
-			if err != nil {
-				return err
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			return retry.ResponseError(resp)
-		})
-		var se *retry.StatusError
-		if !errors.As(err, &se) || se.Code != 503 {
-			t.Fatalf("err = %v", err)
-		}
-		if fmt.Sprint(headers) != tc.headers || innerCalls != tc.server {
-			t.Fatalf("TagFirstAttempt %v, other goroutine %v: headers %v, server-side attempts %d; want %s and %d", tc.tagFirst, tc.hop, headers, innerCalls, tc.headers, tc.server)
-		}
-	}
-}
-
 func TestCancelDuringRealSleep(t *testing.T) {
 	leaktest.Check(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -393,29 +233,4 @@ func BenchmarkFirstAttemptSucceeds(b *testing.B) {
 	for b.Loop() {
 		_ = retry.Do(ctx, p, fn)
 	}
-}
-
-type nopRoundTripper struct{}
-
-func (nopRoundTripper) RoundTrip(*http.Request) (*http.Response, error) { return nil, errFlaky }
-
-// BenchmarkTransport measures what Transport adds to a request: the stack
-// walk that looks for a retry layer when the context carries no attempt,
-// and the header on a request clone when it finds one.
-func BenchmarkTransport(b *testing.B) {
-	t := &retry.Transport{Base: nopRoundTripper{}}
-	req, _ := http.NewRequest(http.MethodGet, "http://example.com/", nil)
-	b.Run("outside-retry", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			t.RoundTrip(req)
-		}
-	})
-	b.Run("first-attempt", func(b *testing.B) {
-		p := &retry.Policy{MaxAttempts: 1}
-		b.ReportAllocs()
-		for b.Loop() {
-			retry.Do(context.Background(), p, func(context.Context) error { _, err := t.RoundTrip(req); return err })
-		}
-	})
 }
