@@ -28,9 +28,10 @@ type attemptCtx struct {
 	n       int
 	policy  *Policy // nil for a caller's attempt that arrived over HTTP
 	retries bool    // the layer may retry (MaxAttempts > 1)
+	over    atomic.Bool // the attempt has returned
+	// deposit.Budget is set when this layer deposited; deposit.Origin,
+	// the caller's context, always (to tell detached contexts).
 	deposit layer.Deposit
-	origin  layer.Origin // the caller's context, to tell detached ones
-	over    atomic.Bool  // the attempt has returned
 }
 
 func (c *attemptCtx) Value(key any) any {
@@ -62,7 +63,7 @@ func Attempt(ctx context.Context) (int, bool) {
 // ctx serves a new logical operation.
 func live(ctx context.Context) *attemptCtx {
 	a, _ := ctx.Value(attemptKey{}).(*attemptCtx)
-	if a == nil || a.over.Load() || a.origin.Detached(ctx) {
+	if a == nil || a.over.Load() || a.deposit.Origin.Detached(ctx) {
 		return nil
 	}
 	return a
@@ -135,7 +136,7 @@ func Middleware(next http.Handler, trusted func(*http.Request) bool) http.Handle
 			return
 		}
 		ctx := r.Context()
-		marked := &attemptCtx{Context: ctx, n: n, retries: true, origin: layer.OriginOf(ctx)}
+		marked := &attemptCtx{Context: ctx, n: n, retries: true, deposit: layer.Deposit{Origin: layer.OriginOf(ctx)}}
 		defer marked.over.Store(true) // work the handler leaves running is its own
 		next.ServeHTTP(w, r.WithContext(marked))
 	})

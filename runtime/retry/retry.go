@@ -110,7 +110,7 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	var deposit layer.Deposit
+	deposit := layer.Deposit{Origin: layer.OriginOf(ctx)}
 	if p.Budget != nil && !layer.Deposited(ctx, p.Budget) {
 		p.Budget.Deposit()
 		deposit = layer.Mark(ctx, p.Budget)
@@ -119,7 +119,6 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if !p.AllowNested {
 		outer = enclosing(ctx)
 	}
-	origin := layer.OriginOf(ctx)
 	maxAttempts := p.MaxAttempts
 	if maxAttempts <= 0 {
 		maxAttempts = 3
@@ -136,7 +135,7 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		if hasDeadline {
 			start = now()
 		}
-		attempt := &attemptCtx{Context: ctx, n: n, policy: p, retries: maxAttempts > 1, deposit: deposit, origin: origin}
+		attempt := &attemptCtx{Context: ctx, n: n, policy: p, retries: maxAttempts > 1, deposit: deposit}
 		v, err := fn(attempt)
 		attempt.over.Store(true)
 		if err == nil {

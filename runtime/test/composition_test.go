@@ -108,3 +108,36 @@ func TestHedgeAndRetryShareABudget(t *testing.T) {
 		t.Fatalf("%d attempts reached the dependency; the shared 10%% budget allows 3", got)
 	}
 }
+
+// TestRetryAroundHedgeStaysWithinSharedBudget: a retry layer around a
+// hedge, both drawing on one 10% budget, sends at most 10% extra calls:
+// one logical request deposits once, however many layers it crosses.
+func TestRetryAroundHedgeStaysWithinSharedBudget(t *testing.T) {
+	leaktest.Check(t)
+	shared := &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: clock.NewFake(time.Now())}
+	hp := &hedge.Policy{Delay: 10 * time.Microsecond, Budget: shared, MaxAttempts: 2}
+	rp := &retry.Policy{Budget: shared, MaxAttempts: 3, Sleep: noSleep}
+	var calls atomic.Int32
+	// Slower than the hedge delay, and failing: both layers want more.
+	op := hedge.Idempotent(func(ctx context.Context) (int, error) {
+		calls.Add(1)
+		select {
+		case <-time.After(200 * time.Microsecond):
+		case <-ctx.Done():
+		}
+		return 0, errDown
+	})
+	const requests = 1000
+	for range requests {
+		_ = retry.Do(context.Background(), rp, func(ctx context.Context) error {
+			_, err := hedge.Do(ctx, hp, op)
+			return err
+		})
+	}
+	if got := calls.Load(); got > requests*11/10 {
+		t.Fatalf("%d calls for %d requests; a shared 10%% budget allows %d", got, requests, requests*11/10)
+	}
+	if got := calls.Load(); got < requests*11/10-5 {
+		t.Fatalf("%d calls for %d requests; the budget's 10%% should have been used", got, requests)
+	}
+}

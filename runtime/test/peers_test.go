@@ -9,8 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,15 +91,60 @@ func TestCerberus738CallerCancellationDoesNotTrip(t *testing.T) {
 	}
 }
 
-// onflow/flow-go#4910: NotFound/InvalidArgument answers counted as
-// failures of the dependency.
+// onflow/flow-go#4910: answers that say the caller erred (not found,
+// invalid argument) counted as failures of the dependency and opened the
+// circuit. Through breaker.Transport a 4xx answer is a success and a 5xx
+// a failure; errors from other calls count as successes once marked with
+// breaker.ClientError (the gRPC adapter's classifier does so by code).
 func TestFlowGo4910ClientErrorsAreSuccesses(t *testing.T) {
+	leaktest.Check(t)
+	var status atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(int(status.Load()))
+	}))
+	defer srv.Close()
+	group := breaker.NewGroup(0, func(string) breaker.Settings {
+		return breaker.Settings{MinCalls: 5, WindowSize: 10, CooldownJitter: -1}
+	})
+	client := &http.Client{Transport: &breaker.Transport{Base: srv.Client().Transport, Breakers: group}}
+	defer client.CloseIdleConnections()
+	get := func() error {
+		resp, err := client.Get(srv.URL)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		return nil
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for _, code := range []int{http.StatusNotFound, http.StatusBadRequest, http.StatusForbidden} {
+		status.Store(int32(code))
+		for range 20 {
+			if err := get(); err != nil {
+				t.Fatalf("%d answers: %v", code, err)
+			}
+		}
+	}
+	if m := group.Get(host).Metrics(); m.State != breaker.Closed || m.FailureRate != 0 {
+		t.Fatalf("after 60 answers of 404, 400 and 403: %+v; want closed with no failures", m)
+	}
+	// The same breaker does open on answers that are the dependency's
+	// fault, so the check above can fail.
+	status.Store(http.StatusServiceUnavailable)
+	for range 10 {
+		_ = get()
+	}
+	if st := group.Get(host).State(); st != breaker.Open {
+		t.Fatalf("after 10 answers of 503 the circuit is %v; want open", st)
+	}
+	// Other calls: a marked client error is a success, an unmarked one a
+	// failure.
 	b, _ := newFakeBreaker(breaker.Settings{MinCalls: 5, WindowSize: 10})
 	for range 50 {
 		outcome(b, context.Background(), breaker.ClientError(errors.New("not found")))
 	}
 	if m := b.Metrics(); m.State != breaker.Closed || m.FailureRate != 0 {
-		t.Fatalf("metrics %+v after 50 client errors", m)
+		t.Fatalf("metrics %+v after 50 marked client errors", m)
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/budget"
-	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"github.com/resilvet/resilvet/runtime/internal/sim"
+	"github.com/resilvet/resilvet/runtime/retry"
 )
 
 func main() {
@@ -23,21 +23,30 @@ func main() {
 }
 
 func printStorm() {
-	fmt.Println("Retry storm: capacity 100 req/s, 70 req/s offered, 1 s timeout, 30 s outage")
-	fmt.Printf("%-28s %14s %14s %14s\n", "", "no retries", "27 attempts", "27 + 10% budget")
-	none := sim.Storm(1, nil, clock.NewFake(time.Now()))
-	stacked := sim.Storm(27, nil, clock.NewFake(time.Now()))
-	fake := clock.NewFake(time.Now())
-	budgeted := sim.Storm(27, &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: fake}, fake)
-	rec := func(r sim.StormResult) string {
-		if r.Recovered < 0 {
-			return "never"
-		}
-		return r.Recovered.Round(100 * time.Millisecond).String()
+	fmt.Println("Retry storm (real retry package): capacity 100 req/s, 70 req/s offered, 1 s per-attempt timeout, 30 s outage")
+	three := func(allowNested bool) []retry.Policy {
+		p := retry.Policy{MaxAttempts: 3, AllowNested: allowNested}
+		return []retry.Policy{p, p, p}
 	}
-	fmt.Printf("%-28s %14s %14s %14s\n", "recovered after the outage", rec(none), rec(stacked), rec(budgeted))
-	fmt.Printf("%-28s %13.2fx %13.2fx %13.2fx\n", "load in the minute after", none.LoadAfter, stacked.LoadAfter, budgeted.LoadAfter)
-	fmt.Printf("%-28s %13.0f%% %13.0f%% %13.0f%%\n", "work wasted after", 100*none.Wasted, 100*stacked.Wasted, 100*budgeted.Wasted)
+	rows := []struct {
+		name  string
+		setup sim.StormSetup
+	}{
+		{"no retries", sim.StormSetup{Layers: []retry.Policy{{MaxAttempts: 1}}}},
+		{"3x3x3, AllowNested", sim.StormSetup{Layers: three(true)}},
+		{"3 layers of 3, nesting rule", sim.StormSetup{Layers: three(false)}},
+		{"3x3x3 + Ratio{} (zero value)", sim.StormSetup{Layers: three(true), Budget: &budget.Ratio{}}},
+		{"3x3x3 + 10%, no floor", sim.StormSetup{Layers: three(true), Budget: &budget.Ratio{Ratio: 0.1, MinPerSecond: -1}}},
+	}
+	fmt.Printf("%-30s %12s %10s %10s %8s %9s\n", "", "recovered", "peak", "min after", "wasted", "attempts")
+	for _, row := range rows {
+		r := sim.Storm(row.setup)
+		rec := "never"
+		if r.Recovered >= 0 {
+			rec = r.Recovered.Round(100 * time.Millisecond).String()
+		}
+		fmt.Printf("%-30s %12s %9.2fx %9.2fx %7.0f%% %9.2f\n", row.name, rec, r.PeakLoad, r.LoadAfter, 100*r.Wasted, r.Attempts)
+	}
 }
 
 func printOutage() {

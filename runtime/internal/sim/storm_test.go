@@ -5,37 +5,54 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/budget"
-	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"github.com/resilvet/resilvet/runtime/internal/sim"
+	"github.com/resilvet/resilvet/runtime/retry"
 )
 
-// TestStorm reproduces the retry-storm model of the design notes
-// (capacity 100 req/s, 70 req/s offered, 1 s timeout, 30 s outage): no
-// retries recovers ~67 s after the outage; 27 attempts (three layers of
-// three) never recovers, at ~27× load with all work wasted; the same with
-// a 10% retry budget recovers in ~95–100 s at ~1.1×. Tolerance: ±5 s on
-// recovery, ±0.05 on load multiples.
+func threeLayers(allowNested bool) []retry.Policy {
+	p := retry.Policy{MaxAttempts: 3, AllowNested: allowNested}
+	return []retry.Policy{p, p, p}
+}
+
+// TestStorm checks the promises the retry storm puts to the test, on the
+// real retry package: without retries the server recovers at the offered
+// load; three layers that multiply (3×3×3) never recover; the runtime's
+// nesting rule keeps three layers to three attempts a request; a budget
+// bounds the extra load by its ratio and floor, and the server recovers.
 func TestStorm(t *testing.T) {
-	none := sim.Storm(1, nil, clock.NewFake(time.Now()))
-	stacked := sim.Storm(27, nil, clock.NewFake(time.Now()))
-	fake := clock.NewFake(time.Now())
-	budgeted := sim.Storm(27, &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: fake}, fake)
-	t.Logf("no retries:            %+v", none)
-	t.Logf("27 attempts:           %+v", stacked)
-	t.Logf("27 attempts, 10%% budget: %+v", budgeted)
-	near := func(name string, got, want, tol float64) {
-		t.Helper()
-		if got < want-tol || got > want+tol {
-			t.Errorf("%s = %.2f; want %.2f ± %.2f", name, got, want, tol)
-		}
+	none := sim.Storm(sim.StormSetup{Layers: []retry.Policy{{MaxAttempts: 1}}})
+	t.Logf("no retries:         %+v", none)
+	if none.Recovered < 0 || none.LoadAfter > 1.01 || none.Attempts != 1 {
+		t.Errorf("no retries: %+v; want recovery at the offered load, one attempt a request", none)
 	}
-	near("no retries: recovery (s)", none.Recovered.Seconds(), 67, 5)
-	near("no retries: load after", none.LoadAfter, 1, 0.05)
-	if stacked.Recovered != -1 {
-		t.Errorf("27 attempts recovered after %v; the model says never (metastable)", stacked.Recovered)
+
+	// 27× the load is 27× the simulated events: 100 s (the outage and
+	// the minute after) tell the story.
+	stacked := sim.Storm(sim.StormSetup{Layers: threeLayers(true), Horizon: 100 * time.Second})
+	t.Logf("3×3×3, nesting on:  %+v", stacked)
+	if stacked.Recovered >= 0 || stacked.LoadAfter < 20 || stacked.Wasted < 0.99 {
+		t.Errorf("three multiplying layers: %+v; want no recovery at ~27× load, all work wasted", stacked)
 	}
-	near("27 attempts: load after", stacked.LoadAfter, 27, 0.05)
-	near("27 attempts: wasted work", stacked.Wasted, 1, 0.01)
-	near("10% budget: recovery (s)", budgeted.Recovered.Seconds(), 97.5, 5)
-	near("10% budget: load after", budgeted.LoadAfter, 1.1, 0.05)
+
+	rule := sim.Storm(sim.StormSetup{Layers: threeLayers(false), Horizon: 100 * time.Second})
+	t.Logf("3 layers, the rule: %+v", rule)
+	if rule.Attempts > 3 || rule.PeakLoad > 3.2 {
+		t.Errorf("three layers under the nesting rule: %+v; want at most 3 attempts a request", rule)
+	}
+
+	zero := sim.Storm(sim.StormSetup{Layers: threeLayers(true), Budget: &budget.Ratio{}})
+	t.Logf("Ratio{}:            %+v", zero)
+	// 10% of 70 req/s plus the floor of 10 extra attempts a second.
+	if zero.Recovered < 0 || zero.LoadAfter > 1+0.1+10.0/70+0.01 {
+		t.Errorf("zero-value Ratio: %+v; want recovery, load within 10%% + 10/s", zero)
+	}
+
+	tuned := sim.Storm(sim.StormSetup{Layers: threeLayers(true), Budget: &budget.Ratio{Ratio: 0.1, MinPerSecond: -1}})
+	t.Logf("10%%, no floor:      %+v", tuned)
+	if tuned.Recovered < 0 || tuned.LoadAfter > 1.1+0.01 {
+		t.Errorf("10%% budget without floor: %+v; want recovery, load within 1.1×", tuned)
+	}
+	if tuned.Recovered > zero.Recovered {
+		t.Errorf("the tighter budget recovered later (%v) than the zero value's (%v)", tuned.Recovered, zero.Recovered)
+	}
 }

@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	fscb "github.com/failsafe-go/failsafe-go/circuitbreaker"
+	fsretry "github.com/failsafe-go/failsafe-go/retrypolicy"
+	fstimeout "github.com/failsafe-go/failsafe-go/timeout"
+
+	"github.com/resilvet/resilvet/runtime/breaker"
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/deadline"
+	rvretry "github.com/resilvet/resilvet/runtime/retry"
+)
+
+// requestCtx is what every real call runs under: a request context that
+// can be cancelled (the server's), carrying a deadline.
+func requestCtx(b *testing.B) context.Context {
+	parent, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	ctx, cancelDeadline := context.WithTimeout(parent, time.Hour)
+	b.Cleanup(cancelDeadline)
+	return ctx
+}
+
+// onePercentFailing fails one call in a hundred, below every breaker's
+// threshold, and is not retried (a permanent error), so the window holds
+// failures while the circuit stays closed.
+func onePercentFailing() error {
+	if rand.Uint32()%100 == 0 {
+		return errFlaky
+	}
+	return nil
+}
+
+// BenchmarkRetryFirstAttemptSucceedsDeadline is the retry row under a
+// request context with a deadline and a cancellable parent: the retry
+// layer reads the clock to budget its attempts against the deadline.
+func BenchmarkRetryFirstAttemptSucceedsDeadline(b *testing.B) {
+	ctx := requestCtx(b)
+	p := &rvretry.Policy{}
+	b.Run("resilvet", func(b *testing.B) { both(b, func() { _ = rvretry.Do(ctx, p, ok) }) })
+	fs := failsafe.With[any](fsretry.NewWithDefaults[any]())
+	b.Run("failsafe-go", func(b *testing.B) { both(b, func() { _ = fs.WithContext(ctx).Run(work) }) })
+}
+
+// BenchmarkRecommendedComposition is the stack the runtime's docs
+// recommend, per call: a deadline at the edge (Ensure on a request
+// context that already has one), retry with a shared budget, a breaker
+// whose window holds failures (one call in a hundred fails), and a
+// per-attempt timeout. failsafe-go runs the same policies (retry,
+// circuit breaker, timeout) with the request context.
+func BenchmarkRecommendedComposition(b *testing.B) {
+	ctx := requestCtx(b)
+	br := breaker.New(breaker.Settings{})
+	p := &rvretry.Policy{Budget: &budget.Ratio{}, Retryable: func(error) bool { return false }}
+	call := func() {
+		ctx, cancel := deadline.Ensure(ctx, 10*time.Second)
+		defer cancel()
+		_ = rvretry.Do(ctx, p, func(ctx context.Context) error {
+			return br.Do(ctx, func(ctx context.Context) error {
+				ctx, cancel := context.WithTimeout(ctx, time.Second)
+				defer cancel()
+				return onePercentFailing()
+			})
+		})
+	}
+	b.Run("resilvet", func(b *testing.B) { both(b, call) })
+	fs := failsafe.With[any](
+		fsretry.NewBuilder[any]().AbortIf(func(any, error) bool { return true }).Build(),
+		fscb.NewWithDefaults[any](),
+		fstimeout.New[any](time.Second),
+	)
+	b.Run("failsafe-go", func(b *testing.B) {
+		both(b, func() { _ = fs.WithContext(ctx).Run(onePercentFailing) })
+	})
+}
