@@ -26,8 +26,8 @@ type attemptKey struct{}
 type attemptCtx struct {
 	context.Context
 	n       int
-	policy  *Policy // nil for a caller's attempt that arrived over HTTP
-	retries bool    // the layer may retry (MaxAttempts > 1)
+	policy  *Policy     // nil for a caller's attempt that arrived over HTTP
+	retries bool        // the layer may retry (MaxAttempts > 1)
 	over    atomic.Bool // the attempt has returned
 	// deposit.Budget is set when this layer deposited; deposit.Origin,
 	// the caller's context, always (to tell detached contexts).
