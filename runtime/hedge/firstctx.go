@@ -8,160 +8,122 @@ import (
 )
 
 // firstCtx is the first copy's context, embedded in the race so that the
-// common call, whose first copy answers before any hedge, allocates one
-// object instead of three (context.WithCancel makes a context and a
-// closure, on top of the race). It behaves as a context.WithCancel child
-// of parent: it is done when parent is, or when the race cancels it, and
-// contexts derived from it are cancelled with it without a goroutine (it
-// implements the AfterFunc method the context package looks for).
+// common call, whose first copy answers before any hedge without looking
+// at its context's Done channel, allocates nothing for it: a
+// context.WithCancel child would cost a context, a closure and a
+// registration with the parent on every call.
+//
+// It is a context.WithCancelCause child of parent made lazily. Until an
+// operation asks for its Done channel (directly, or by deriving a context
+// from it), it answers Err from its own state and the parent's, and
+// values from the parent. Once asked, it makes that child (inner), and
+// from then on answers Done, Err and Value from it: inner answers the
+// context package's private key for the nearest cancellable ancestor with
+// itself, and its Done channel is firstCtx's, so contexts derived from
+// firstCtx join inner's children and are cancelled with it, without a
+// goroutine, exactly as for a context.WithCancel child.
+//
+// Cause: when the race cancels it while the parent is live, Err and
+// context.Cause are context.Canceled, for good, whatever the parent does
+// later. When the parent is done first, Err is the parent's Err and Cause
+// the parent's Cause (with context.WithCancelCause or a ...Cause deadline
+// upstream, the cause given there). Contexts derived from it get the same
+// cause.
 type firstCtx struct {
-	parent     context.Context
-	err        atomic.Pointer[error] // set once, when cancelled
-	hasDone    atomic.Bool           // done is set and final
-	mu         sync.Mutex
-	done       chan struct{} // made on demand
-	hooks      []*afterHook
-	stopParent func() bool // detaches from a cancellable parent
+	parent context.Context
+	state  atomic.Uint32 // live, cancelled or made
+	making sync.Mutex    // one make at a time
+	// Set once, before state becomes made.
+	inner       context.Context
+	cancelInner context.CancelCauseFunc
 }
 
-// The errors a context can end with, boxed once.
-var (
-	errCanceled         error = context.Canceled
-	errDeadlineExceeded error = context.DeadlineExceeded
+// firstCtx states. Each moves only forward: live to cancelled or made,
+// cancelled to made.
+const (
+	live      = iota // nothing made, not cancelled by the race
+	cancelled        // nothing made; cancelled by the race while the parent was live
+	made             // inner and cancelInner are set, for good
 )
 
-type afterHook struct{ f func() }
-
-// closedChan is the Done channel of a context cancelled before anyone
-// asked for one.
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-// init ties c to parent. A parent that can never be cancelled needs no
-// registration at all.
-func (c *firstCtx) init(parent context.Context) {
-	c.parent = parent
-	if parent.Done() != nil {
-		c.stopParent = context.AfterFunc(parent, func() { c.cancel(parent.Err()) })
-	}
-}
+func (c *firstCtx) init(parent context.Context) { c.parent = parent }
 
 func (c *firstCtx) Deadline() (time.Time, bool) { return c.parent.Deadline() }
 
-// Value answers from parent, except for the context package's own key
-// for the nearest cancellable ancestor: that ancestor is not this
-// context's canceller, so context.Cause must fall back to Err.
+func (c *firstCtx) Done() <-chan struct{} {
+	if c.state.Load() == made {
+		return c.inner.Done()
+	}
+	return c.make().Done()
+}
+
+// Err is never nil once the parent is done, as for a context.WithCancel
+// child; until inner is made, and while a parent outside the context
+// package has yet to tell inner, it asks the parent.
+func (c *firstCtx) Err() error {
+	switch c.state.Load() {
+	case cancelled:
+		return context.Canceled
+	case made:
+		if err := c.inner.Err(); err != nil {
+			return err
+		}
+	}
+	return c.parent.Err()
+}
+
+// Value answers from the parent while this context is live or followed
+// the parent's cancellation: context.Cause then finds the parent's cause.
+// Once cancelled by the race, it answers from inner, whose cause is
+// context.Canceled: the context package's private key must not lead
+// Cause to a cause the parent got later, and only inner can answer that
+// key (it cannot be named, so Value cannot tell it from others).
 func (c *firstCtx) Value(key any) any {
-	if key == cancelCtxKey {
-		return nil
+	switch c.state.Load() {
+	case cancelled:
+		return c.make().Value(key)
+	case made:
+		return c.inner.Value(key)
 	}
 	return c.parent.Value(key)
 }
 
-func (c *firstCtx) Done() <-chan struct{} {
-	if c.hasDone.Load() {
-		return c.done
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done == nil {
-		c.done = make(chan struct{})
-		c.hasDone.Store(true)
-	}
-	return c.done
-}
-
-func (c *firstCtx) Err() error {
-	if err := c.err.Load(); err != nil {
-		return *err
-	}
-	// The parent's hook runs on a goroutine of its own; until it has, ask
-	// the parent, so that Err is never nil once the parent is done, as
-	// for a context.WithCancel child.
-	if err := c.parent.Err(); err != nil {
-		c.cancel(err)
-		return err
-	}
-	return nil
-}
-
 func (c *firstCtx) String() string { return "hedge.firstCopyContext" }
 
-// cancel makes c done with err (context.Canceled when the race cancels
-// it, the parent's error when the parent is done), once.
-func (c *firstCtx) cancel(err error) {
-	c.mu.Lock()
-	if c.err.Load() != nil {
-		c.mu.Unlock()
+// make makes inner, once: a child of the parent, or, if the race has
+// cancelled this context already, a child of the parent's values only,
+// cancelled with context.Canceled, deaf to the parent's cancellation.
+func (c *firstCtx) make() context.Context {
+	c.making.Lock()
+	defer c.making.Unlock()
+	switch c.state.Load() {
+	case made:
+		return c.inner
+	case cancelled:
+		c.inner, c.cancelInner = context.WithCancelCause(context.WithoutCancel(c.parent))
+		c.cancelInner(context.Canceled)
+		c.state.Store(made)
+		return c.inner
+	}
+	c.inner, c.cancelInner = context.WithCancelCause(c.parent)
+	if !c.state.CompareAndSwap(live, made) {
+		// The race cancelled this context meanwhile, and cancels no
+		// inner it has not seen: do it for the race.
+		c.cancelInner(context.Canceled)
+		c.state.Store(made)
+	}
+	return c.inner
+}
+
+// cancel is the race's cancellation of this copy: the copy lost, or its
+// call is over. If the parent is done already, its cancellation came first
+// and this context keeps following it. On the common path (nothing made)
+// it is an atomic swap: it runs on every call.
+func (c *firstCtx) cancel() {
+	if c.parent.Err() != nil || c.state.CompareAndSwap(live, cancelled) {
 		return
 	}
-	switch err {
-	case context.Canceled:
-		c.err.Store(&errCanceled)
-	case context.DeadlineExceeded:
-		c.err.Store(&errDeadlineExceeded)
-	default:
-		c.err.Store(boxed(err))
-	}
-	if c.done == nil {
-		c.done = closedChan
-		c.hasDone.Store(true)
-	} else {
-		close(c.done)
-	}
-	hooks := c.hooks
-	c.hooks = nil
-	stop := c.stopParent
-	c.mu.Unlock()
-	if stop != nil {
-		stop()
-	}
-	for _, h := range hooks {
-		h.f()
+	if c.state.Load() == made {
+		c.cancelInner(context.Canceled) // detaches inner from the parent
 	}
 }
-
-// boxed returns a pointer to a copy of err, allocated only on this rare
-// path (an Err that is neither of the context package's).
-func boxed(err error) *error { return &err }
-
-// AfterFunc is the method the context package uses to propagate
-// cancellation to contexts derived from c without a goroutine: f runs
-// once c is done (at once, on its own goroutine, if it already is), and
-// stop unregisters it.
-func (c *firstCtx) AfterFunc(f func()) (stop func() bool) {
-	c.mu.Lock()
-	if c.err.Load() != nil {
-		c.mu.Unlock()
-		go f()
-		return func() bool { return false }
-	}
-	h := &afterHook{f: f}
-	c.hooks = append(c.hooks, h)
-	c.mu.Unlock()
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for i, x := range c.hooks {
-			if x == h {
-				c.hooks = append(c.hooks[:i], c.hooks[i+1:]...)
-				return true
-			}
-		}
-		return false
-	}
-}
-
-// cancelCtxKey is the context package's key for the nearest cancellable
-// ancestor, learnt once by watching which key context.Cause asks for.
-var cancelCtxKey = func() any {
-	p := &keyProbe{Context: context.Background()}
-	_ = context.Cause(p)
-	return p.key
-}()
-
-type keyProbe struct {
-	context.Context
-	key any
-}
-
-func (p *keyProbe) Value(key any) any { p.key = key; return nil }

@@ -13,7 +13,8 @@
 // same rule to HTTP: it hedges only requests whose method is idempotent or
 // that carry an Idempotency-Key.
 //
-// Every extra copy draws on a shared budget, attempts are bounded, an
+// Every extra copy draws on a shared budget (by default one of the
+// policy's own: see Policy.Budget), attempts are bounded, an
 // optional limiter keeps each attempt's permit until that attempt has
 // really returned, and the caller's context bounds everything. Hedging is
 // not a cure for overload: budget it.
@@ -25,7 +26,6 @@ package hedge
 import (
 	"context"
 	"errors"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,8 +76,19 @@ type Policy struct {
 	InitialDelay time.Duration
 	// MaxAttempts bounds the copies, the first included. 0 means 2.
 	MaxAttempts int
-	// Budget, if set, receives a deposit per call and must grant every
-	// extra copy.
+	// Budget receives a deposit per logical request and must grant every
+	// extra copy. A call whose context shows that a layer further out
+	// (another hedge, a retry) has deposited in the same budget for this
+	// request does not deposit again. A budget that learns from outcomes
+	// (budget.Outcome, as budget.TokenBucket) hears of every copy that
+	// ran: Success when it succeeded, Failure when it failed while neither
+	// the race nor the caller had cancelled it.
+	//
+	// nil means a budget of the policy's own, so that a slow dependency
+	// does not see every call twice: extra copies up to 10% of the calls
+	// of the last 10 seconds plus 1 per second (10 per window, for low
+	// traffic), on the policy's clock; budget.Ratio{MinPerSecond: 1}'s
+	// rule, at a fraction of its cost per call.
 	Budget budget.Budget
 	// Limiter, if set, is acquired by every attempt and released when that
 	// attempt returns, even after another copy has won.
@@ -85,8 +96,17 @@ type Policy struct {
 	// Fatal reports errors that stop the race at once (every copy would
 	// fail the same way). nil means errors that are not retry.Transient.
 	Fatal func(error) bool
-	// Clock defaults to the wall clock.
+	// Clock times the calls (for the adaptive delay), the delay before
+	// each extra copy and the default budget's window. nil means the wall
+	// clock, and so does a Clock that cannot set timers (see
+	// clock.TimerClock; clock.Fake can), so that all three agree. It is
+	// read once, on the policy's first use.
 	Clock clock.Clock
+
+	// Set up on first use.
+	once  sync.Once
+	clock clock.TimerClock
+	own   ownBudget // used when Budget is nil
 
 	lat     latencies
 	sched   scheduler
@@ -148,6 +168,13 @@ func (p *Policy) CurrentDelay() time.Duration {
 // winner's lives on while its value is in use: for an *http.Response
 // until its Body is closed, for other values until Do returns. A loser's
 // successful value is released as the Op says (see Op.Release).
+//
+// Every copy's context behaves as a context.WithCancel child of ctx. When
+// the race cancels a copy (it lost, or Do is done with it), its Err and
+// context.Cause are context.Canceled, and stay so if ctx is cancelled
+// later; when ctx is done first, the copy's Err and Cause are ctx's (the
+// cause given to context.WithCancelCause, say). Contexts derived from a
+// copy's get the same cause.
 func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	var zero T
 	if op.fn == nil {
@@ -156,17 +183,16 @@ func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	if p.Budget != nil {
-		p.Budget.Deposit()
-	}
-	r := &race[T]{p: p, op: op, parent: ctx, max: 2, sent: 1, winner: -1}
+	p.once.Do(p.setup)
+	r := &race[T]{p: p, op: op, max: 2, sent: 1, winner: -1}
 	if p.MaxAttempts > 0 {
 		r.max = int32(min(p.MaxAttempts, 1<<20))
 	}
 	r.timed = p.Delay <= 0 // latencies feed only the adaptive delay
-	r.first.init(ctx)
+	call := r.deposit(ctx)
+	r.first.init(&r.marked)
 	if r.max > 1 {
-		p.sched.arm(r, p.CurrentDelay(), true)
+		p.sched.arm(r, p.CurrentDelay(), call)
 	} else {
 		p.metrics.calls.Add(1)
 	}
@@ -176,81 +202,17 @@ func Do[T any](ctx context.Context, p *Policy, op Op[T]) (T, error) {
 	return res.v, res.err
 }
 
+// setup resolves the policy's clock and readies the scheduler, which its
+// default budget shares.
+func (p *Policy) setup() {
+	p.clock = clock.TimerClockOr(p.Clock)
+	p.sched.init(p.clock)
+	p.own.sched = &p.sched
+}
+
 func (p *Policy) fatal(err error) bool {
 	if p.Fatal != nil {
 		return p.Fatal(err)
 	}
 	return !retry.Transient(err)
-}
-
-// latencies is a decaying log-scale histogram of recent latencies: adding
-// is O(1), a quantile is a scan of 128 counters, and old samples fade as the
-// counts are halved every 1024 additions.
-type latencies struct {
-	mu     sync.Mutex
-	counts [128]uint32
-	total  uint32
-	adds   uint32
-}
-
-// bucket i covers [2^(i/4), 2^((i+1)/4)) microseconds: 19% resolution
-// from 1 µs to 2^32 µs (71 minutes).
-func bucketOf(d time.Duration) int {
-	us := d.Microseconds()
-	if us < 1 {
-		return 0
-	}
-	i := 0
-	for v := us; v > 1; v >>= 1 {
-		i += 4
-	}
-	// Refine within the power of two by quarters.
-	base := int64(1) << (i / 4)
-	for q := 1; q < 4 && float64(us) >= float64(base)*pow2q(q); q++ {
-		i++
-	}
-	if i > 127 {
-		i = 127
-	}
-	return i
-}
-
-func pow2q(q int) float64 { return [4]float64{1, 1.189207, 1.414214, 1.681793}[q] }
-
-func bucketUpper(i int) time.Duration {
-	us := float64(int64(1)<<(i/4)) * pow2q(i%4)
-	return time.Duration(us * float64(time.Microsecond) * 1.189207)
-}
-
-func (l *latencies) add(d time.Duration) {
-	l.mu.Lock()
-	l.counts[bucketOf(d)]++
-	l.total++
-	l.adds++
-	if l.adds >= 1024 {
-		l.adds, l.total = 0, 0
-		for i := range l.counts {
-			l.counts[i] /= 2
-			l.total += l.counts[i]
-		}
-	}
-	l.mu.Unlock()
-}
-
-func (l *latencies) quantile(q float64) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.total < 20 {
-		return 0, false
-	}
-	// The q-quantile is the value of rank ceil(q·n).
-	want := uint32(math.Ceil(q * float64(l.total)))
-	var seen uint32
-	for i, c := range l.counts {
-		seen += c
-		if seen >= want {
-			return bucketUpper(i), true
-		}
-	}
-	return bucketUpper(len(l.counts) - 1), true
 }

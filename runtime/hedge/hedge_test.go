@@ -15,11 +15,16 @@ import (
 	"github.com/resilvet/resilvet/runtime/retry"
 )
 
-// slowThenFast: the first attempt hangs until cancelled, later ones answer
-// at once.
-func slowThenFast(attempts *atomic.Int64, cancelled *atomic.Int64) hedge.Op[string] {
+// newFake returns a fake clock for a policy: hedges go out when it is
+// advanced past their delay, on the goroutine advancing it.
+func newFake() *clock.Fake { return clock.NewFake(time.Unix(1e9, 0)) }
+
+// slowThenFast: the first attempt takes delay on the fake clock, which
+// sends the hedge, then hangs until cancelled; later ones answer at once.
+func slowThenFast(fake *clock.Fake, delay time.Duration, attempts *atomic.Int64, cancelled *atomic.Int64) hedge.Op[string] {
 	return hedge.Idempotent(func(ctx context.Context) (string, error) {
 		if attempts.Add(1) == 1 {
+			fake.Advance(delay)
 			<-ctx.Done()
 			cancelled.Add(1)
 			return "", ctx.Err()
@@ -43,17 +48,14 @@ func TestPrimaryAnswersBeforeDelay(t *testing.T) {
 
 func TestHedgeWinsAndLoserIsCancelled(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: 5 * time.Millisecond}
+	fake := newFake()
+	p := &hedge.Policy{Delay: 5 * time.Millisecond, Clock: fake}
 	var attempts, cancelled atomic.Int64
-	v, err := hedge.Do(context.Background(), p, slowThenFast(&attempts, &cancelled))
+	v, err := hedge.Do(context.Background(), p, slowThenFast(fake, 5*time.Millisecond, &attempts, &cancelled))
 	if v != "fast" || err != nil {
 		t.Fatalf("v %q err %v", v, err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for cancelled.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if cancelled.Load() != 1 {
+	if cancelled.Load() != 1 { // Do returns once the first copy has returned
 		t.Fatal("the losing copy was not cancelled")
 	}
 	if m := p.Metrics(); m.Hedges != 1 || m.HedgeWins != 1 || m.LosersCancelled != 1 {
@@ -63,12 +65,19 @@ func TestHedgeWinsAndLoserIsCancelled(t *testing.T) {
 
 func TestBudgetDeniesHedges(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: time.Millisecond, Budget: &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: clock.NewFake(time.Now())}}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, Clock: fake, Budget: &budget.Ratio{Ratio: 0.1, MinPerSecond: -1, Clock: fake}}
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var attempts, cancelled atomic.Int64
-	_, err := hedge.Do(ctx, p, slowThenFast(&attempts, &cancelled))
-	if !errors.Is(err, context.DeadlineExceeded) || attempts.Load() != 1 {
+	var attempts atomic.Int64
+	_, err := hedge.Do(ctx, p, hedge.Idempotent(func(ctx context.Context) (string, error) {
+		attempts.Add(1)
+		fake.Advance(time.Millisecond) // the hedge is due, and refused
+		cancel()                       // the caller gives up
+		<-ctx.Done()
+		return "", ctx.Err()
+	}))
+	if !errors.Is(err, context.Canceled) || attempts.Load() != 1 {
 		t.Fatalf("err %v attempts %d; the budget must refuse the hedge", err, attempts.Load())
 	}
 	if p.Metrics().BudgetDenials != 1 {
@@ -124,7 +133,8 @@ func (l *countingLimiter) Release() { l.held.Add(-1); l.freed.Add(1); <-l.sem }
 func TestLimiterPermitHeldUntilReturn(t *testing.T) {
 	leaktest.Check(t)
 	lim := &countingLimiter{sem: make(chan struct{}, 4)}
-	p := &hedge.Policy{Delay: time.Millisecond, Limiter: lim, MaxAttempts: 3}
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, Limiter: lim, MaxAttempts: 3, Clock: fake}
 	release := make(chan struct{})
 	var n atomic.Int64
 	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
@@ -132,7 +142,8 @@ func TestLimiterPermitHeldUntilReturn(t *testing.T) {
 		case 1: // fails fast: the second copy goes out at once
 			return 0, &retry.StatusError{Code: 503}
 		case 2:
-			<-release // ignores cancellation for a while, as real calls do
+			fake.Advance(time.Millisecond) // slow: the third copy is due
+			<-release                      // ignores cancellation for a while, as real calls do
 			return 0, ctx.Err()
 		}
 		return 3, nil
@@ -156,11 +167,13 @@ func TestLimiterPermitHeldUntilReturn(t *testing.T) {
 // first copy, and Do returns when that copy has returned.
 func TestFirstCopyRunsOnTheCallersGoroutine(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: time.Millisecond}
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, Clock: fake}
 	var firstReturned atomic.Bool
 	var n atomic.Int64
 	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (string, error) {
 		if n.Add(1) == 1 {
+			fake.Advance(time.Millisecond)
 			<-ctx.Done()
 			time.Sleep(5 * time.Millisecond) // slow to notice
 			firstReturned.Store(true)
@@ -181,6 +194,7 @@ func TestAdaptiveDelay(t *testing.T) {
 	}
 	fake := clock.NewFake(time.Now())
 	p.Clock = fake
+	p.MaxAttempts = 1 // timed, never hedged: no copy advances the clock twice
 	for i := range 100 {
 		d := 10 * time.Millisecond
 		if i%20 == 0 {
@@ -198,10 +212,19 @@ func TestAdaptiveDelay(t *testing.T) {
 
 func TestCallerDeadlineBoundsTheRace(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: time.Millisecond, MaxAttempts: 3}
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, MaxAttempts: 3, Clock: fake}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err := hedge.Do(ctx, p, hedge.Idempotent(func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() }))
+	var n atomic.Int64
+	_, err := hedge.Do(ctx, p, hedge.Idempotent(func(ctx context.Context) (int, error) {
+		if n.Add(1) == 1 {
+			fake.Advance(time.Millisecond) // the second copy goes out
+			fake.Advance(time.Millisecond) // and the third
+		}
+		<-ctx.Done()
+		return 0, ctx.Err()
+	}))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
@@ -218,29 +241,23 @@ func TestZeroOpFailsClearly(t *testing.T) {
 	}
 }
 
-func BenchmarkPrimaryAnswersBeforeDelay(b *testing.B) {
-	p := &hedge.Policy{Delay: time.Hour}
-	op := hedge.Idempotent(func(context.Context) (int, error) { return 1, nil })
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		hedge.Do(ctx, p, op)
-	}
-}
-
 // TestManyConcurrentSlowCallsAllHedged: every one of many concurrent calls
 // whose first copy hangs gets its hedge, whichever scheduler shard it
 // lands on.
 func TestManyConcurrentSlowCallsAllHedged(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: 2 * time.Millisecond}
+	fake := newFake()
 	const calls = 300
+	// A budget granting every extra copy: this test is about the shards.
+	p := &hedge.Policy{Delay: 2 * time.Millisecond, Clock: fake, Budget: &budget.Ratio{Ratio: 1, MinPerSecond: -1, Clock: fake}}
 	errs := make(chan error, calls)
+	var started atomic.Int64
 	for range calls {
 		go func() {
 			var n atomic.Int64
 			v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (int, error) {
 				if n.Add(1) == 1 {
+					started.Add(1)
 					<-ctx.Done()
 					return 0, ctx.Err()
 				}
@@ -252,6 +269,8 @@ func TestManyConcurrentSlowCallsAllHedged(t *testing.T) {
 			errs <- err
 		}()
 	}
+	waitFor(t, "every first copy to start", func() bool { return started.Load() == calls })
+	fake.Advance(2 * time.Millisecond) // every hedge is due
 	for range calls {
 		select {
 		case err := <-errs:
@@ -264,5 +283,16 @@ func TestManyConcurrentSlowCallsAllHedged(t *testing.T) {
 	}
 	if m := p.Metrics(); m.Calls != calls || m.Hedges != calls || m.HedgeWins != calls || m.LosersCancelled != calls {
 		t.Fatalf("metrics %+v; want %d of each", m, calls)
+	}
+}
+
+// waitFor polls cond, for what other goroutines are doing, not for time to
+// pass: the fake clock stands still meanwhile.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(100 * time.Microsecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
 	}
 }

@@ -7,21 +7,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/resilvet/resilvet/runtime/internal/clock"
 )
 
 // race is one call of Do: the first copy on the caller's goroutine, extra
 // copies on goroutines of their own, each under a context of its own.
 type race[T any] struct {
-	p      *Policy
-	op     Op[T]
-	parent context.Context
-	// over: Do is returning, so start nothing and release late values.
-	// Atomic so the scheduler can read it without mu; written under mu.
-	over atomic.Bool
+	p  *Policy
+	op Op[T]
 
-	first firstCtx // the first copy's context
+	marked markedCtx // the caller's, marked as deposited: every copy's parent (see parent)
+	first  firstCtx  // the first copy's context
 
 	mu      sync.Mutex
 	more    []context.CancelFunc // extra copies' cancels, from copy 1
@@ -32,6 +27,9 @@ type race[T any] struct {
 	winner  int32 // the copy whose success won; -1 while none
 	timed   bool  // record the winner's latency
 	stopped bool  // a fatal error ended the race
+	// over: Do is returning, so start nothing and release late values.
+	// Atomic so the scheduler can read it without mu; written under mu.
+	over atomic.Bool
 }
 
 type result[T any] struct {
@@ -40,6 +38,9 @@ type result[T any] struct {
 	attempt int32
 	took    time.Duration
 }
+
+// parent is the caller's context.
+func (r *race[T]) parent() context.Context { return r.marked.Context }
 
 // attempt runs copy n under ctx, holding a limiter permit for exactly as
 // long as the operation runs.
@@ -56,12 +57,14 @@ func (r *race[T]) attempt(ctx context.Context, n int32) result[T] {
 	}
 	if !r.timed {
 		v, err := r.op.fn(ctx)
+		r.report(ctx, err)
 		return result[T]{v: v, err: err, attempt: n}
 	}
-	c := clock.Or(r.p.Clock)
-	start := c.Now()
+	start := r.p.clock.Now()
 	v, err := r.op.fn(ctx)
-	return result[T]{v: v, err: err, attempt: n, took: c.Now().Sub(start)}
+	took := r.p.clock.Now().Sub(start)
+	r.report(ctx, err)
+	return result[T]{v: v, err: err, attempt: n, took: took}
 }
 
 // fire sends the next copy if attempts and budget allow; the scheduler
@@ -83,21 +86,12 @@ func (r *race[T]) ended() bool { return r.over.Load() }
 // r.mu held.
 func (r *race[T]) decided() bool { return r.winner >= 0 || r.stopped }
 
-// allowed asks the budget for an extra copy. r.mu held.
-func (r *race[T]) allowed() bool {
-	if r.p.Budget != nil && !r.p.Budget.Withdraw() {
-		r.p.metrics.denials.Add(1)
-		return false
-	}
-	return true
-}
-
 // launch starts the next copy on its own goroutine. r.mu held.
 func (r *race[T]) launch() {
 	if r.results == nil {
 		r.results = make(chan result[T], r.max)
 	}
-	ctx, cancel := context.WithCancel(r.parent)
+	ctx, cancel := context.WithCancel(&r.marked)
 	n := r.sent
 	r.more = append(r.more, cancel)
 	r.sent++
@@ -130,7 +124,7 @@ func (r *race[T]) launch() {
 // cancelExcept cancels every copy but keep. r.mu held.
 func (r *race[T]) cancelExcept(keep int32) {
 	if keep != 0 {
-		r.first.cancel(context.Canceled)
+		r.first.cancel()
 	}
 	for i, cancel := range r.more {
 		if int32(i)+1 != keep {
@@ -157,7 +151,7 @@ func (r *race[T]) settle(first result[T]) result[T] {
 		r.p.metrics.cancelled.Add(1) // the first copy was stopped
 		r.release(first)
 	} else {
-		if err := r.parent.Err(); err != nil {
+		if err := r.parent().Err(); err != nil {
 			return result[T]{err: err, attempt: -1}
 		}
 		if r.p.fatal(first.err) {
@@ -188,14 +182,14 @@ func (r *race[T]) settle(first result[T]) result[T] {
 				continue
 			}
 			lastErr = res.err
-			if err := r.parent.Err(); err != nil {
+			if err := r.parent().Err(); err != nil {
 				return result[T]{err: err, attempt: -1}
 			}
 			if stopped && r.p.fatal(res.err) {
 				return res
 			}
-		case <-r.parent.Done():
-			return result[T]{err: r.parent.Err(), attempt: -1}
+		case <-r.parent().Done():
+			return result[T]{err: r.parent().Err(), attempt: -1}
 		}
 	}
 }
@@ -246,15 +240,15 @@ func (r *race[T]) end(res result[T]) {
 // once, or for an HTTP response when its body is closed. r.mu held.
 func (r *race[T]) keepAlive(v T, winner int32) {
 	if resp, ok := any(v).(*http.Response); ok && resp != nil && resp.Body != nil {
-		cancel := func() { r.first.cancel(context.Canceled) }
+		body := &cancelOnClose{ReadCloser: resp.Body, first: &r.first}
 		if winner > 0 {
-			cancel = r.more[winner-1]
+			body.first, body.cancel = nil, r.more[winner-1]
 		}
-		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+		resp.Body = body
 		return
 	}
 	if winner == 0 {
-		r.first.cancel(context.Canceled)
+		r.first.cancel()
 		return
 	}
 	r.more[winner-1]()
@@ -282,14 +276,20 @@ func (r *race[T]) release(res result[T]) {
 }
 
 // cancelOnClose is a winning response's body: closing it releases the
-// context the response was read under.
+// context the response was read under, the first copy's or an extra
+// copy's (a method value of first would cost an allocation).
 type cancelOnClose struct {
 	io.ReadCloser
+	first  *firstCtx
 	cancel context.CancelFunc
 }
 
 func (c *cancelOnClose) Close() error {
 	err := c.ReadCloser.Close()
-	c.cancel()
+	if c.first != nil {
+		c.first.cancel()
+	} else {
+		c.cancel()
+	}
 	return err
 }

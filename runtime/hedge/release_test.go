@@ -20,9 +20,11 @@ import (
 func TestWinnersResponseReadableAfterDo(t *testing.T) {
 	leaktest.Check(t)
 	var requests atomic.Int64
+	fake := newFake()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if requests.Add(1) == 1 {
-			<-r.Context().Done() // the first copy is slow until cancelled
+			fake.Advance(5 * time.Millisecond) // the first copy is slow: the hedge goes out
+			<-r.Context().Done()               // and it hangs until cancelled
 			return
 		}
 		w.(http.Flusher).Flush()          // headers out, then the body later:
@@ -33,7 +35,7 @@ func TestWinnersResponseReadableAfterDo(t *testing.T) {
 	client := srv.Client()
 	defer client.CloseIdleConnections()
 
-	p := &hedge.Policy{Delay: 5 * time.Millisecond}
+	p := &hedge.Policy{Delay: 5 * time.Millisecond, Clock: fake}
 	var winnerCtx context.Context
 	resp, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (*http.Response, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
@@ -74,13 +76,15 @@ func (c *closeRecorder) Close() error { c.closed.Store(true); return nil }
 // has its response body closed, not dropped with the connection held.
 func TestLosersResponseClosed(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: time.Millisecond}
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, Clock: fake}
 	var n atomic.Int64
 	bodies := []*closeRecorder{{Reader: strings.NewReader("first")}, {Reader: strings.NewReader("second")}}
 	returned := make(chan struct{})
 	resp, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (*http.Response, error) {
 		i := n.Add(1) - 1
 		if i == 0 {
+			fake.Advance(time.Millisecond)
 			<-ctx.Done() // cancelled when the hedge wins, answers anyway
 			defer close(returned)
 		}
@@ -105,12 +109,14 @@ func TestLosersResponseClosed(t *testing.T) {
 // TestReleaseOverridesTheDefault: Op.Release receives losing values.
 func TestReleaseOverridesTheDefault(t *testing.T) {
 	leaktest.Check(t)
-	p := &hedge.Policy{Delay: time.Millisecond}
+	fake := newFake()
+	p := &hedge.Policy{Delay: time.Millisecond, Clock: fake}
 	var n atomic.Int64
 	released := make(chan int, 2)
 	op := hedge.Idempotent(func(ctx context.Context) (int, error) {
 		i := int(n.Add(1))
 		if i == 1 {
+			fake.Advance(time.Millisecond)
 			<-ctx.Done()
 		}
 		return i, nil

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/clock"
 )
 
 // scheduler arms the extra copies of every call made with one Policy on a
@@ -13,9 +15,12 @@ import (
 // registering a call is a clock read and an append under an uncontended
 // mutex, a call that ends before its hedge is due is dropped lazily, and a
 // shard's timer is re-armed only when its earliest due time moves earlier.
+//
+// Times and timers are the policy's clock's, so tests drive hedges with a
+// clock.Fake.
 type scheduler struct {
-	once sync.Once
-	base time.Time // due times are monotonic offsets from base
+	clock clock.TimerClock
+	base  time.Time // due times are offsets from base (monotonic if real)
 	// Read on every call: keep the shards' writes off this cache line.
 	_      [64]byte
 	shards [schedShards]schedShard
@@ -31,20 +36,49 @@ type scheduler struct {
 // its own lock and timer.
 const schedShards = 8
 
-// arm schedules r's next copy delay from now; first says r is a new call,
-// counted in the shard (a shared counter would be the one cache line every
-// core writes on every call).
-func (s *scheduler) arm(r racer, delay time.Duration, first bool) {
-	s.once.Do(func() {
-		s.base = time.Now()
-		for i := range s.shards {
-			s.shards[i].base = s.base
-		}
-		s.local.New = func() any { return &s.shards[s.nextShard.Add(1)%schedShards] }
-	})
+// init readies the scheduler to arm calls on c. Once, before any arm.
+func (s *scheduler) init(c clock.TimerClock) {
+	s.clock = c
+	s.base = c.Now()
+	for i := range s.shards {
+		s.shards[i].clock = c
+		s.shards[i].base = s.base
+	}
+	s.local.New = func() any { return &s.shards[s.nextShard.Add(1)%schedShards] }
+}
+
+// arming says what arm is to count of the call it queues. New calls are
+// counted in the shard: a shared counter would be the one cache line every
+// core writes on every call.
+type arming uint8
+
+const (
+	nextCopy       arming = iota // a call counted already: its next copy
+	newCall                      // a new call, counted for Metrics
+	newCallDeposit               // and a deposit in the default budget
+)
+
+// arm schedules r's next copy delay from now.
+func (s *scheduler) arm(r racer, delay time.Duration, call arming) {
 	sh := s.local.Get().(*schedShard)
-	sh.arm(r, delay, first)
+	sh.arm(r, delay, call)
 	s.local.Put(sh)
+}
+
+// now returns the time on the scheduler's clock, as an offset from base.
+func (s *scheduler) now() time.Duration { return s.clock.Now().Sub(s.base) }
+
+// deposits returns the default budget's deposits counted in the shards
+// over the window ending with slot epoch.
+func (s *scheduler) deposits(epoch int64) int64 {
+	var n int64
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += sh.deposits.sum(epoch)
+		sh.mu.Unlock()
+	}
+	return n
 }
 
 // calls returns the calls counted in the shards.
@@ -64,11 +98,13 @@ type schedShard struct {
 	queue    []armed // ordered by due, from head
 	head     int
 	sweepAt  int // sweep finished calls out when this many are queued
-	timer    *time.Timer
-	timerDue time.Duration // 0: not armed
-	calls    uint64        // new calls armed here, for Metrics
-	base     time.Time     // the scheduler's, set once
-	_        [64]byte      // keep neighbouring shards off this cache line
+	timer    clock.Timer
+	timerDue time.Duration    // 0: not armed
+	calls    uint64           // new calls armed here, for Metrics
+	deposits window           // the default budget's, armed here
+	clock    clock.TimerClock // the scheduler's, set once
+	base     time.Time        // the scheduler's, set once
+	_        [64]byte         // keep neighbouring shards off this cache line
 }
 
 type armed struct {
@@ -86,11 +122,15 @@ type racer interface {
 }
 
 // arm queues r's next copy, due delay after now.
-func (s *schedShard) arm(r racer, delay time.Duration, first bool) {
-	due := time.Since(s.base) + delay
+func (s *schedShard) arm(r racer, delay time.Duration, call arming) {
+	now := s.clock.Now().Sub(s.base)
+	due := now + delay
 	s.mu.Lock()
-	if first {
+	if call != nextCopy {
 		s.calls++
+		if call == newCallDeposit {
+			s.deposits.add(epochOf(now))
+		}
 	}
 	s.dropEnded()
 	i := len(s.queue)
@@ -103,7 +143,7 @@ func (s *schedShard) arm(r racer, delay time.Duration, first bool) {
 	if s.timerDue == 0 || due < s.timerDue {
 		s.timerDue = due
 		if s.timer == nil {
-			s.timer = time.AfterFunc(delay, s.fire)
+			s.timer = s.clock.AfterFunc(delay, s.fire)
 		} else {
 			s.timer.Reset(delay)
 		}
@@ -141,7 +181,7 @@ func (s *schedShard) dropEnded() {
 // re-arms the timer for the next due time, if any.
 func (s *schedShard) fire() {
 	s.mu.Lock()
-	now := time.Since(s.base)
+	now := s.clock.Now().Sub(s.base)
 	var firing []racer
 	for s.head < len(s.queue) {
 		a := s.queue[s.head]
@@ -162,7 +202,7 @@ func (s *schedShard) fire() {
 	s.mu.Unlock()
 	for _, r := range firing {
 		if next, again := r.fire(); again {
-			s.arm(r, next, false)
+			s.arm(r, next, nextCopy)
 		}
 	}
 }

@@ -21,8 +21,9 @@ type Transport struct {
 	// Base sends each copy; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// Policy is shared by every request through this Transport; nil
-	// means a zero Policy of the Transport's own (adaptive delay, two
-	// copies, no budget). Give it a budget.
+	// means a zero Policy of the Transport's own: adaptive delay, two
+	// copies, and the default budget (extra copies up to 10% of the
+	// requests of the last 10 s plus 1 a second; see Policy.Budget).
 	Policy *Policy
 
 	own Policy

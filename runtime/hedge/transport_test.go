@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/hedge"
+	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 )
 
-// slowFirstServer hangs the first request until its client gives up and
+// slowFirstServer takes the hedge delay on the fake clock over the first
+// request (sending the hedge) then hangs it until its client gives up, and
 // answers the others at once, echoing the request body.
-func slowFirstServer(t *testing.T) (*httptest.Server, *atomic.Int64, *[]string) {
+func slowFirstServer(t *testing.T, fake *clock.Fake, delay time.Duration) (*httptest.Server, *atomic.Int64, *[]string) {
 	var n atomic.Int64
 	var mu sync.Mutex
 	var bodies []string
@@ -27,6 +29,7 @@ func slowFirstServer(t *testing.T) (*httptest.Server, *atomic.Int64, *[]string) 
 		bodies = append(bodies, string(b))
 		mu.Unlock()
 		if n.Add(1) == 1 {
+			fake.Advance(delay)
 			<-r.Context().Done()
 			return
 		}
@@ -38,8 +41,9 @@ func slowFirstServer(t *testing.T) (*httptest.Server, *atomic.Int64, *[]string) 
 
 func TestTransportHedgesGet(t *testing.T) {
 	leaktest.Check(t)
-	srv, n, _ := slowFirstServer(t)
-	p := &hedge.Policy{Delay: 5 * time.Millisecond}
+	fake := newFake()
+	srv, n, _ := slowFirstServer(t, fake, 5*time.Millisecond)
+	p := &hedge.Policy{Delay: 5 * time.Millisecond, Clock: fake}
 	client := &http.Client{Transport: &hedge.Transport{Base: srv.Client().Transport, Policy: p}}
 	defer client.CloseIdleConnections()
 	resp, err := client.Get(srv.URL)
@@ -48,12 +52,10 @@ func TestTransportHedgesGet(t *testing.T) {
 	}
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	// The server hangs whichever copy reaches it first. That is usually
-	// the first copy, but on a loaded machine the hedge can overtake it
-	// on the way: then the first copy answers. Either way a GET is sent
-	// twice, one answer is used and the other copy is cancelled.
+	// The hedge goes out only once the first copy has reached the
+	// server, which hangs it: the hedge answers.
 	m := p.Metrics()
-	if err != nil || string(b) != "answer to " || n.Load() != 2 || m.Hedges != 1 || m.LosersCancelled != 1 {
+	if err != nil || string(b) != "answer to " || n.Load() != 2 || m.Hedges != 1 || m.HedgeWins != 1 || m.LosersCancelled != 1 {
 		t.Fatalf("body %q err %v requests %d metrics %+v", b, err, n.Load(), m)
 	}
 }
@@ -61,12 +63,13 @@ func TestTransportHedgesGet(t *testing.T) {
 func TestTransportSendsPostOnce(t *testing.T) {
 	leaktest.Check(t)
 	var n atomic.Int64
+	fake := newFake()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		time.Sleep(20 * time.Millisecond) // well past the hedge delay
+		fake.Advance(time.Second) // well past the hedge delay
 	}))
 	defer srv.Close()
-	p := &hedge.Policy{Delay: time.Millisecond}
+	p := &hedge.Policy{Delay: time.Millisecond, Clock: fake}
 	client := &http.Client{Transport: &hedge.Transport{Base: srv.Client().Transport, Policy: p}}
 	defer client.CloseIdleConnections()
 	resp, err := client.Post(srv.URL, "text/plain", strings.NewReader("charge the card"))
@@ -83,8 +86,9 @@ func TestTransportSendsPostOnce(t *testing.T) {
 // server deduplicates carries the whole body.
 func TestTransportReplaysBodyWithIdempotencyKey(t *testing.T) {
 	leaktest.Check(t)
-	srv, n, bodies := slowFirstServer(t)
-	client := &http.Client{Transport: &hedge.Transport{Base: srv.Client().Transport, Policy: &hedge.Policy{Delay: 5 * time.Millisecond}}}
+	fake := newFake()
+	srv, n, bodies := slowFirstServer(t, fake, 5*time.Millisecond)
+	client := &http.Client{Transport: &hedge.Transport{Base: srv.Client().Transport, Policy: &hedge.Policy{Delay: 5 * time.Millisecond, Clock: fake}}}
 	defer client.CloseIdleConnections()
 	req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader([]byte("order 42")))
 	req.Header.Set(hedge.IdempotencyKeyHeader, "k-42")

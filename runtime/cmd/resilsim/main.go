@@ -62,10 +62,12 @@ func printOutage() {
 }
 
 func printFanout() {
-	r := sim.Fanout()
-	fmt.Println("Hedging: 100-way fan-out; backends 5-15 ms, 1% at 1.0-1.2 s; hedge after the single-backend p95")
+	r := sim.Fanout(2000)
+	fmt.Println("Hedging (real hedge package): 100-way fan-out; backends 5-15 ms, 1% at 1.0-1.2 s;")
+	fmt.Printf("adaptive delay (p95), up to 3 copies, default budget; %d requests, %d backend calls\n", r.Requests, r.Calls)
 	fmt.Printf("%-28s %14s %14s\n", "", "no hedging", "hedging")
-	fmt.Printf("%-28s %14s %14s\n", "hedge delay (backend p95)", "-", r.SingleP95.Round(100*time.Microsecond))
+	fmt.Printf("%-28s %14s %14s\n", "hedge delay (learnt p95)", "-", r.Delay.Round(100*time.Microsecond))
 	fmt.Printf("%-28s %14s %14s\n", "100-way p99", r.P99.Round(time.Millisecond), r.HedgedP99.Round(100*time.Microsecond))
 	fmt.Printf("%-28s %14s %13.1f%%\n", "extra backend load", "-", 100*r.ExtraLoad)
+	fmt.Printf("%-28s %14s %14d\n", "copies the budget refused", "-", r.Denied)
 }

@@ -19,10 +19,13 @@ type Real struct{}
 func (Real) Now() time.Time { return time.Now() }
 
 // Fake is a clock that moves only when told to. Its zero value starts at
-// the zero time; NewFake starts it elsewhere.
+// the zero time; NewFake starts it elsewhere. It also makes timers (see
+// AfterFunc), which fire only as Advance moves time past them.
 type Fake struct {
-	mu  sync.Mutex
-	now time.Time
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer // pending, in no order
+	armed  uint64       // timers armed so far: orders timers due at once
 }
 
 // NewFake returns a Fake reading t.
@@ -35,11 +38,20 @@ func (f *Fake) Now() time.Time {
 	return f.now
 }
 
-// Advance moves the fake time forward by d.
+// Advance moves the fake time forward by d, then runs the function of
+// every timer now due, on the calling goroutine, one after another in
+// due order, and returns when they have returned. See AfterFunc.
 func (f *Fake) Advance(d time.Duration) {
 	f.mu.Lock()
 	f.now = f.now.Add(d)
 	f.mu.Unlock()
+	for {
+		t := f.popDue()
+		if t == nil {
+			return
+		}
+		t.fn()
+	}
 }
 
 // Or returns c, or Real when c is nil: the documented zero-value default

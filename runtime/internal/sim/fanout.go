@@ -1,31 +1,37 @@
 package sim
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/hedge"
 )
 
 // FanoutResult summarises the fan-out scenario.
 type FanoutResult struct {
-	SingleP95   time.Duration // one backend's p95 latency: the hedge delay
-	P99         time.Duration // 100-way request p99 without hedging
-	HedgedP99   time.Duration // 100-way request p99 with hedging
-	ExtraLoad   float64       // extra backend calls with hedging, as a fraction
-	Requests    int
-	BackendCall int
+	Delay     time.Duration // the adaptive hedge delay at the end of the run
+	P99       time.Duration // request p99 without hedging
+	HedgedP99 time.Duration // request p99 with hedging
+	ExtraLoad float64       // extra backend calls with hedging, as a fraction
+	Denied    uint64        // extra copies the policy's budget refused
+	Requests  int
+	Calls     int // backend calls per run
 }
 
-// Fanout models the design notes' tail-at-scale example: each request
-// fans out to 100 backends answering in 5–15 ms, except 1% of calls that
-// take 1.0–1.2 s; the request waits for the slowest. Hedging sends a second
-// copy of any backend call not answered by the single-backend p95, and a
-// third at twice that, and takes the first answer — the hedge package's
-// policy with MaxAttempts 3 and the
-// percentile delay, computed here directly over sampled latencies so 20,000
-// requests (4 million calls) run in milliseconds.
-func Fanout() FanoutResult {
-	const fanout, requests = 100, 20000
+// Fanout runs the design notes' tail-at-scale example through the real
+// hedge package on simulated time: each request fans out to 100 backends
+// answering in 5–15 ms, except 1% of calls that take 1.0–1.2 s, and waits
+// for the slowest. Every backend call goes through hedge.Do with one
+// shared Policy: the adaptive delay (the p95 of the latencies it has
+// seen), up to three copies, and the policy's default budget. The same
+// latencies, drawn in the same order, give the request latency without
+// hedging: the first copy's.
+func Fanout(requests int) FanoutResult {
+	const fanout = 100
+	k := newKernel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	sample := func() time.Duration {
 		if rng.Float64() < 0.01 {
@@ -33,42 +39,131 @@ func Fanout() FanoutResult {
 		}
 		return 5*time.Millisecond + time.Duration(rng.Float64()*float64(10*time.Millisecond))
 	}
-	// The hedge delay: the p95 of one backend, as the adaptive policy
-	// would learn it.
-	single := make([]time.Duration, 100000)
-	for i := range single {
-		single[i] = sample()
-	}
-	slices.Sort(single)
-	delay := single[len(single)*95/100]
+	p := &hedge.Policy{MaxAttempts: 3, Clock: k}
+	b := newBackend(k, sample)
+	op := hedge.Idempotent(b.call)
 
 	plain := make([]time.Duration, requests)
 	hedged := make([]time.Duration, requests)
-	extra := 0
 	for r := range requests {
-		var worst, worstHedged time.Duration
 		for range fanout {
-			first := sample()
-			worst = max(worst, first)
-			got := first
-			// A copy goes out at each delay until one has answered, up to
-			// three attempts in all.
-			for attempt := 1; attempt < 3 && got > time.Duration(attempt)*delay; attempt++ {
-				extra++
-				got = min(got, time.Duration(attempt)*delay+sample())
-			}
-			worstHedged = max(worstHedged, got)
+			start := k.elapsed()
+			first := b.hedgedCall(p, op)
+			plain[r] = max(plain[r], first)
+			hedged[r] = max(hedged[r], k.elapsed()-start)
 		}
-		plain[r], hedged[r] = worst, worstHedged
 	}
 	slices.Sort(plain)
 	slices.Sort(hedged)
+	m := p.Metrics()
+	calls := requests * fanout
 	return FanoutResult{
-		SingleP95:   delay,
-		P99:         plain[requests*99/100],
-		HedgedP99:   hedged[requests*99/100],
-		ExtraLoad:   float64(extra) / float64(requests*fanout),
-		Requests:    requests,
-		BackendCall: requests * fanout,
+		Delay:     p.CurrentDelay(),
+		P99:       plain[requests*99/100],
+		HedgedP99: hedged[requests*99/100],
+		ExtraLoad: float64(m.Hedges) / float64(calls),
+		Denied:    m.BudgetDenials,
+		Requests:  requests,
+		Calls:     calls,
 	}
+}
+
+// backend answers each copy after a sampled latency of simulated time,
+// or when the copy's context is cancelled. It counts the copies waiting,
+// so the driver moves time only once every copy hedge.Do has started is
+// waiting on the simulated clock.
+type backend struct {
+	k      *kernel
+	sample func() time.Duration
+
+	mu       sync.Mutex
+	changed  *sync.Cond
+	waiting  int           // copies waiting for their answer
+	running  int           // copies inside call
+	answered bool          // a copy's answer came due (set by the driver)
+	first    time.Duration // the first copy's latency in the current call
+	copies   int           // copies started in the current call
+}
+
+func newBackend(k *kernel, sample func() time.Duration) *backend {
+	b := &backend{k: k, sample: sample}
+	b.changed = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *backend) call(ctx context.Context) (struct{}, error) {
+	b.mu.Lock()
+	lat := b.sample() // one copy samples at a time: the run is reproducible
+	if b.copies++; b.copies == 1 {
+		b.first = lat
+	}
+	b.running++
+	b.mu.Unlock()
+	due := make(chan struct{})
+	t := b.k.AfterFunc(lat, func() {
+		b.mu.Lock()
+		b.answered = true
+		b.mu.Unlock()
+		close(due)
+	})
+	b.mu.Lock()
+	b.waiting++
+	b.changed.Broadcast()
+	b.mu.Unlock()
+	var err error
+	select {
+	case <-due:
+	case <-ctx.Done():
+		t.Stop()
+		err = ctx.Err()
+	}
+	b.mu.Lock()
+	b.waiting--
+	b.running--
+	b.changed.Broadcast()
+	b.mu.Unlock()
+	return struct{}{}, err
+}
+
+// hedgedCall runs one backend call through hedge.Do to its end in
+// simulated time and returns its first copy's latency.
+func (b *backend) hedgedCall(p *hedge.Policy, op hedge.Op[struct{}]) time.Duration {
+	b.mu.Lock()
+	b.answered, b.copies = false, 0
+	b.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = hedge.Do(context.Background(), p, op)
+	}()
+	started := 1
+	b.waitFor(func() bool { return b.waiting == started })
+	for {
+		hedges := p.Metrics().Hedges
+		b.k.step()
+		b.mu.Lock()
+		answered := b.answered
+		b.mu.Unlock()
+		if answered {
+			break
+		}
+		if n := p.Metrics().Hedges - hedges; n > 0 {
+			started += int(n)
+			b.waitFor(func() bool { return b.waiting == started })
+		}
+	}
+	<-done
+	// Losers were cancelled; let them leave before the next call.
+	b.waitFor(func() bool { return b.running == 0 })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.first
+}
+
+func (b *backend) waitFor(cond func() bool) {
+	b.mu.Lock()
+	for !cond() {
+		b.changed.Wait()
+	}
+	b.mu.Unlock()
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"sync"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/clock"
 )
 
 // kernel runs goroutines that drive the runtime's real packages in
@@ -23,6 +25,7 @@ type kevent struct {
 	at  time.Duration
 	seq int // ties run in the order they were scheduled
 	fn  func()
+	t   *kernelTimer // the timer this event fires, if any
 }
 
 func newKernel() *kernel {
@@ -128,6 +131,60 @@ func (k *kernel) sleep(d time.Duration) {
 	k.block(w)
 }
 
+// AfterFunc implements the runtime's TimerClock: f runs on the driving
+// goroutine when simulated time reaches d from now.
+func (k *kernel) AfterFunc(d time.Duration, f func()) clock.Timer {
+	t := &kernelTimer{k: k, fn: f}
+	t.Reset(d)
+	return t
+}
+
+type kernelTimer struct {
+	k   *kernel
+	fn  func()
+	seq int // the event that fires it; 0 when not pending
+}
+
+func (t *kernelTimer) Stop() bool {
+	t.k.mu.Lock()
+	defer t.k.mu.Unlock()
+	was := t.seq != 0
+	t.seq = 0 // the queued event finds itself stale
+	return was
+}
+
+func (t *kernelTimer) Reset(d time.Duration) bool {
+	k := t.k
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	was := t.seq != 0
+	k.seq++
+	t.seq = k.seq
+	k.events.push(kevent{at: k.now + max(0, d), seq: k.seq, fn: t.fn, t: t})
+	return was
+}
+
+// step runs the next event, skipping stopped timers, and reports whether
+// there was one.
+func (k *kernel) step() bool {
+	k.mu.Lock()
+	for k.events.Len() > 0 {
+		e := k.events.pop()
+		if e.t != nil {
+			if e.t.seq != e.seq {
+				continue // stopped or reset since
+			}
+			e.t.seq = 0
+		}
+		k.now = e.at
+		k.mu.Unlock()
+		e.fn()
+		return true
+	}
+	k.mu.Unlock()
+	return false
+}
+
 // run drives the simulation until no events are left or the next is past
 // horizon.
 func (k *kernel) run(horizon time.Duration) {
@@ -140,10 +197,8 @@ func (k *kernel) run(horizon time.Duration) {
 		if k.events.Len() == 0 || k.events.items[0].at > horizon {
 			return
 		}
-		e := k.events.pop()
-		k.now = e.at
 		k.mu.Unlock()
-		e.fn()
+		k.step()
 		k.mu.Lock()
 	}
 }
