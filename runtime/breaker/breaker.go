@@ -118,8 +118,9 @@ func Classify(ctx context.Context, err error) Outcome {
 	if err == nil {
 		return Success
 	}
-	var ce *clientError
-	if errors.As(err, &ce) {
+	// AsType, not As: As makes its target escape, and every failure on
+	// the closed path would allocate.
+	if _, ok := errors.AsType[*clientError](err); ok {
 		return Success
 	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
@@ -152,17 +153,21 @@ type Settings struct {
 	WindowDuration time.Duration
 	// MinCalls is how many outcomes the window must hold before the
 	// breaker judges: two failures of three at 3 a.m. must not open it.
-	// 0 means 10.
+	// 0 means 10. A CountWindow never holds more than WindowSize
+	// outcomes, so a larger MinCalls (the default, with WindowSize under
+	// 10) is lowered to WindowSize rather than leave a breaker that can
+	// never open.
 	MinCalls int
 	// FailureRate opens the circuit when failures/calls reaches it.
-	// 0 means 0.5.
+	// 0 means 0.5; above 1, a rate no window reaches, means 1 (every call
+	// in the window failed).
 	FailureRate float64
 	// SlowCall is the duration above which a call counts as slow (set it
 	// above the normal p99 and below the per-call timeout). 0 disables
 	// slow-call tracking.
 	SlowCall time.Duration
 	// SlowCallRate opens the circuit when slow/calls reaches it. 0 means
-	// 1.0 (every call in the window slow).
+	// 1.0 (every call in the window slow), and so does anything above 1.
 	SlowCallRate float64
 	// Cooldown is how long the circuit stays open. 0 means 5 s.
 	Cooldown time.Duration
@@ -209,6 +214,17 @@ type Metrics struct {
 
 // Breaker is a circuit breaker. Create it with New.
 type Breaker struct {
+	// closed is the window of the current closed period while the closed
+	// state runs lock-free (fast), nil in any other state: the one word
+	// the lock-free path reads, first in the struct so that its cache line
+	// holds read-only settings and not the mutex. A transition replaces
+	// it in one store under mu, so a caller sees a closed period together
+	// with that period's window, or no closed period; and as closing
+	// installs a fresh window rather than clearing the old one, callers
+	// still finishing calls of an ended period write into a window that
+	// decides nothing any more.
+	closed atomic.Pointer[countWindow]
+
 	s        Settings
 	now      func() time.Time
 	rand     func() float64
@@ -216,16 +232,13 @@ type Breaker struct {
 
 	// fast is set for a count window without slow-call tracking: the
 	// closed state then admits and records calls without the mutex or a
-	// clock read, through the atomic mirrors below.
-	fast   bool
-	cw     *countWindow
-	stateA atomic.Int32
-	genA   atomic.Uint64
+	// clock read, through closed.
+	fast bool
 
 	mu         sync.Mutex
 	state      State
 	generation uint64
-	win        window
+	win        window // the current period's; closed's, when that is set
 	openUntil  time.Time
 	halfOpenAt time.Time
 	opens      int // consecutive opens without closing, for growth
@@ -247,12 +260,11 @@ func New(s Settings) *Breaker {
 	if s.MinCalls <= 0 {
 		s.MinCalls = 10
 	}
-	if s.FailureRate <= 0 {
-		s.FailureRate = 0.5
+	if s.Window != TimeWindow && s.MinCalls > s.WindowSize {
+		s.MinCalls = s.WindowSize
 	}
-	if s.SlowCallRate <= 0 {
-		s.SlowCallRate = 1
-	}
+	s.FailureRate = rateOr(s.FailureRate, 0.5)
+	s.SlowCallRate = rateOr(s.SlowCallRate, 1)
 	if s.Cooldown <= 0 {
 		s.Cooldown = 5 * time.Second
 	}
@@ -275,14 +287,22 @@ func New(s Settings) *Breaker {
 	if b.classify == nil {
 		b.classify = Classify
 	}
-	if s.Window == TimeWindow {
-		b.win = newTimeWindow(s.WindowDuration)
-	} else {
-		b.cw = newCountWindow(s.WindowSize)
-		b.win = b.cw
-		b.fast = s.SlowCall == 0
-	}
+	b.fast = s.Window != TimeWindow && s.SlowCall == 0
+	b.startClosed(b.now()) // no lock: b is not shared yet
 	return b
+}
+
+// rateOr is a rate setting r: def when unset (or not a number), 1 when
+// above 1, which failures or slow calls over calls never exceed: a rate
+// that can never be reached would disable the breaker without a word.
+func rateOr(r, def float64) float64 {
+	switch {
+	case !(r > 0):
+		return def
+	case r > 1:
+		return 1
+	}
+	return r
 }
 
 // Name returns the breaker's name.
@@ -314,8 +334,8 @@ func (b *Breaker) Metrics() Metrics {
 // returns its error, or an *OpenError without calling fn. A panic in fn
 // counts as a failure and goes on unchanged (it is not recovered).
 func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error {
-	if b.fast && State(b.stateA.Load()) == Closed {
-		return b.doClosed(ctx, fn)
+	if w := b.closed.Load(); w != nil {
+		return b.doClosed(ctx, w, fn)
 	}
 	start := b.now()
 	gen, probe, err := b.admit(start)
@@ -336,28 +356,33 @@ func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error 
 	return err
 }
 
-// doClosed is Do's lock-free path for a closed circuit.
-func (b *Breaker) doClosed(ctx context.Context, fn func(context.Context) error) error {
-	gen := b.genA.Load()
+// doClosed is Do's lock-free path for a closed circuit; w is the window
+// of the closed period the call starts in.
+func (b *Breaker) doClosed(ctx context.Context, w *countWindow, fn func(context.Context) error) error {
 	returned := false
 	defer func() {
 		if !returned { // fn panicked: a failure; the panic goes on
-			b.recordClosed(gen, Failure)
+			b.recordClosed(w, Failure)
 		}
 	}()
 	err := fn(ctx)
 	returned = true
-	b.recordClosed(gen, b.classify(ctx, err))
+	b.recordClosed(w, b.classify(ctx, err))
 	return err
 }
 
-// recordClosed records an outcome of the closed state without the mutex,
-// taking it only to open the circuit.
-func (b *Breaker) recordClosed(gen uint64, o Outcome) {
-	if o == Ignore || b.genA.Load() != gen {
+// recordClosed records an outcome of a call admitted lock-free in the
+// closed period whose window is w, taking the mutex only to open the
+// circuit.
+func (b *Breaker) recordClosed(w *countWindow, o Outcome) {
+	// The outcome of a period that has ended is stale, as on the locked
+	// path. This check saves the write; it is not what keeps the current
+	// window right: a caller past it when the period ends writes into w,
+	// which the next closed period does not use.
+	if o == Ignore || b.closed.Load() != w {
 		return
 	}
-	calls, failures, judge := b.cw.record(o == Failure, false)
+	calls, failures, judge := w.record(o == Failure, false)
 	// The same comparison as the locked path, so both agree exactly.
 	if !judge || calls < int64(b.s.MinCalls) || float64(failures)/float64(calls) < b.s.FailureRate {
 		return
@@ -366,7 +391,7 @@ func (b *Breaker) recordClosed(gen uint64, o Outcome) {
 	b.mu.Lock()
 	var t transition
 	moved := false
-	if b.state == Closed && b.generation == gen {
+	if b.closed.Load() == w { // still the period that judged
 		t, moved = b.open(now), true
 	}
 	b.mu.Unlock()
@@ -531,17 +556,36 @@ func (b *Breaker) setState(to State, now time.Time) transition {
 	from := b.state
 	b.state = to
 	b.generation++
-	b.stateA.Store(int32(to))
-	b.genA.Store(b.generation)
 	b.m.Transitions++
 	b.probes, b.probeOK = 0, 0
 	if to == HalfOpen {
 		b.halfOpenAt = now
 	}
 	if to == Closed {
-		b.win.reset()
+		b.startClosed(now)
+	} else {
+		b.closed.Store(nil)
 	}
 	return transition{from, to}
+}
+
+// startClosed gives a closed period its window, a fresh one: clearing the
+// old one would race with lock-free callers still recording into it, and
+// leave slots filled that its totals do not count (the totals only grow
+// when an empty slot fills, so once they fall below MinCalls with every
+// slot filled, the circuit never opens again). Then one store tells the
+// lock-free path about the period and its window together. mu held.
+func (b *Breaker) startClosed(now time.Time) {
+	switch {
+	case b.s.Window == TimeWindow:
+		b.win = newTimeWindow(b.s.WindowDuration, now)
+	case !b.fast:
+		b.win = newCountWindow(b.s.WindowSize)
+	default:
+		w := newCountWindow(b.s.WindowSize)
+		b.win = w
+		b.closed.Store(w)
+	}
 }
 
 // notify calls the hook for a transition, outside mu.

@@ -12,13 +12,23 @@ import (
 // other responses, 4xx included, as successes (the dependency answered).
 // When the circuit is open the request is not sent and RoundTrip returns
 // an error wrapping the *OpenError, which tells when to retry.
+//
+// The zero Transport is ready to use: it sends through
+// http.DefaultTransport with a breaker of default Settings per host, kept
+// in a Group of its own. A Transport must not be copied after first use.
 type Transport struct {
 	// Base sends requests; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// Breakers holds the breakers; Key picks one per request (nil means
-	// req.URL.Host).
+	// req.URL.Host). Breakers nil means the Transport's own Group, a zero
+	// Group: default Settings, at most 1,024 breakers.
 	Breakers *Group
 	Key      func(*http.Request) string
+
+	// own is the Group of a Transport without Breakers. A zero Group
+	// starts itself under its own mutex, so concurrent first requests
+	// share one group, with no sync.Once here.
+	own Group
 }
 
 var errStatus = errors.New("breaker: failure status")
@@ -33,7 +43,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.Key != nil {
 		key = t.Key(req)
 	}
-	b := t.Breakers.Get(key)
+	g := t.Breakers
+	if g == nil {
+		g = &t.own
+	}
+	b := g.Get(key)
 	done, err := b.Allow()
 	if err != nil {
 		if req.Body != nil {

@@ -1,16 +1,17 @@
 package breaker
 
 import (
+	"fmt"
 	"sync/atomic"
 	"time"
 )
 
-// window keeps recent outcomes. Implementations are not synchronised; the
-// breaker's mutex guards them.
+// window keeps the recent outcomes of one closed period; the next one
+// gets a new window. Implementations are not synchronised, the breaker's
+// mutex guards them, except as countWindow says.
 type window interface {
 	add(now time.Time, failed, slow bool)
 	rates(now time.Time) (calls int, failureRate, slowRate float64)
-	reset()
 }
 
 // countWindow is a ring of the last n outcomes with running totals, so
@@ -53,9 +54,9 @@ func (w *countWindow) add(_ time.Time, failed, slow bool) {
 }
 
 // record adds an outcome. It returns judge = true, with the window's calls
-// and failures after it, when the outcome can have moved the failure rate
-// up to a threshold: a failure that replaced a success or an empty slot,
-// or a success that filled an empty slot (MinCalls may now be reached).
+// and failures after it, when the outcome can leave the failure rate at a
+// threshold: a failure (one that changes no slot included) or a success
+// that filled an empty slot (MinCalls may now be reached).
 func (w *countWindow) record(failed, slow bool) (calls, failures int64, judge bool) {
 	v := uint32(cwSuccess)
 	if failed {
@@ -73,26 +74,32 @@ func (w *countWindow) record(failed, slow bool) (calls, failures int64, judge bo
 	}
 	slot := &w.ring[(w.next.Add(1)-1)%w.size]
 	// Skipping an equal write keeps the slot's cache line shared; the
-	// totals stay the sum of the slots either way.
+	// totals stay the sum of the slots either way. A failure still asks
+	// for a judgement: concurrent outcomes may have left the window above
+	// the rate with none of them seeing it, and then only failures that
+	// change nothing may follow.
 	if slot.Load() == v {
+		if failed {
+			return w.filled.Load(), w.failed.Load(), true
+		}
 		return 0, 0, false
 	}
 	old := slot.Swap(v)
 	if old == 0 {
-		calls = w.filled.Add(1)
-	} else {
-		calls = w.filled.Load()
+		w.filled.Add(1)
 	}
 	df := int64(v&cwFailure)/cwFailure - int64(old&cwFailure)/cwFailure
 	if df != 0 {
-		failures = w.failed.Add(df)
-	} else {
-		failures = w.failed.Load()
+		w.failed.Add(df)
 	}
 	if ds := int64(v&cwSlow)/cwSlow - int64(old&cwSlow)/cwSlow; ds != 0 {
 		w.slowN.Add(ds)
 	}
-	return calls, failures, df > 0 || old == 0
+	// The totals as they are after this outcome's updates, not as those
+	// updates returned them: of concurrent outcomes, the one whose update
+	// lands last then sees all of them, and a window they leave at the
+	// rate is judged.
+	return w.filled.Load(), w.failed.Load(), failed || old == 0
 }
 
 func (w *countWindow) rates(time.Time) (int, float64, float64) {
@@ -103,20 +110,35 @@ func (w *countWindow) rates(time.Time) (int, float64, float64) {
 	return int(n), float64(w.failed.Load()) / float64(n), float64(w.slowN.Load()) / float64(n)
 }
 
-func (w *countWindow) reset() {
+// check is the invariant the lock-free closed path relies on, for tests:
+// with no call in flight, the running totals equal a recount of the
+// slots.
+func (w *countWindow) check() error {
+	var filled, failed, slowN int64
 	for i := range w.ring {
-		w.ring[i].Store(0)
+		v := w.ring[i].Load()
+		if v != 0 {
+			filled++
+		}
+		if v&cwFailure != 0 {
+			failed++
+		}
+		if v&cwSlow != 0 {
+			slowN++
+		}
 	}
-	w.next.Store(0)
-	w.filled.Store(0)
-	w.failed.Store(0)
-	w.slowN.Store(0)
+	if filled != w.filled.Load() || failed != w.failed.Load() || slowN != w.slowN.Load() {
+		return fmt.Errorf("count window totals %d calls, %d failed, %d slow; its slots hold %d, %d, %d",
+			w.filled.Load(), w.failed.Load(), w.slowN.Load(), filled, failed, slowN)
+	}
+	return nil
 }
 
 const timeBuckets = 10
 
 // timeWindow counts outcomes in ten buckets spanning its duration.
 type timeWindow struct {
+	base    time.Time // when the window began: epochs count from it
 	width   time.Duration
 	buckets [timeBuckets]struct {
 		epoch                int64
@@ -124,19 +146,36 @@ type timeWindow struct {
 	}
 }
 
-func newTimeWindow(d time.Duration) *timeWindow {
-	w := &timeWindow{width: d / timeBuckets}
+func newTimeWindow(d time.Duration, now time.Time) *timeWindow {
+	w := &timeWindow{base: now, width: d / timeBuckets}
 	if w.width <= 0 {
 		w.width = 1
 	}
 	return w
 }
 
-func (w *timeWindow) epoch(now time.Time) int64 { return now.UnixNano()/int64(w.width) + 1 }
+// epoch numbers now's bucket-wide slice of time. It counts from the
+// window's start, not from 1970 with UnixNano, which is negative before
+// 1970 (a zero fake clock reads year 1) and would index a bucket below
+// zero, and which follows the wall clock where Sub uses the monotonic
+// one. It rounds down, so a clock set back before the start still counts
+// in whole buckets. A bucket never used holds epoch 0 and no calls,
+// counted or not.
+func (w *timeWindow) epoch(now time.Time) int64 {
+	d := now.Sub(w.base)
+	e := int64(d / w.width)
+	if d < 0 && d%w.width != 0 {
+		e--
+	}
+	return e
+}
+
+// bucket is the bucket of epoch e.
+func (w *timeWindow) bucket(e int64) int { return int((e%timeBuckets + timeBuckets) % timeBuckets) }
 
 func (w *timeWindow) add(now time.Time, failed, slow bool) {
 	e := w.epoch(now)
-	b := &w.buckets[e%timeBuckets]
+	b := &w.buckets[w.bucket(e)]
 	if b.epoch != e {
 		b.epoch, b.calls, b.failed, b.slowN = e, 0, 0, 0
 	}
@@ -164,11 +203,4 @@ func (w *timeWindow) rates(now time.Time) (int, float64, float64) {
 		return 0, 0, 0
 	}
 	return calls, float64(failed) / float64(calls), float64(slowN) / float64(calls)
-}
-
-func (w *timeWindow) reset() {
-	w.buckets = [timeBuckets]struct {
-		epoch                int64
-		calls, failed, slowN int
-	}{}
 }

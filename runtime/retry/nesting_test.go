@@ -141,15 +141,17 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 	if err != nil || calls != 3 {
 		t.Fatalf("calls %d, err %v; want 3 and success", calls, err)
 	}
-	// The caller's own deadline: not retried.
+	// Any deadline error while the caller's context is alive came from
+	// inside the attempt; it is retried until attempts run out.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	calls = 0
 	<-ctx.Done()
 	err = retry.Do(context.WithoutCancel(ctx), p, func(context.Context) error { calls++; return ctx.Err() })
-	if calls != 3 {
-		t.Fatalf("a deadline error under a live caller context: %d calls; want 3", calls)
+	if calls != 3 || !errors.Is(err, retry.ErrAttemptsExhausted) {
+		t.Fatalf("a deadline error under a live caller context: %d calls, err %v; want 3 and attempts exhausted", calls, err)
 	}
+	// The caller's own context ending: not retried.
 	calls = 0
 	live, stop := context.WithCancel(context.Background())
 	err = retry.Do(live, p, func(context.Context) error { calls++; stop(); return context.DeadlineExceeded })

@@ -225,12 +225,26 @@ func TestConcurrentSharedPolicy(t *testing.T) {
 	}
 }
 
+// BenchmarkFirstAttemptSucceeds: one attempt that succeeds, under the
+// background context and under what real requests carry: a deadline with
+// a cancellable parent, against which Do budgets attempts (two clock
+// reads).
 func BenchmarkFirstAttemptSucceeds(b *testing.B) {
-	ctx := context.Background()
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	deadlined, cancelDeadline := context.WithTimeout(parent, time.Hour)
+	defer cancelDeadline()
 	p := &retry.Policy{}
 	fn := func(context.Context) error { return nil }
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = retry.Do(ctx, p, fn)
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"deadline-cancellable-parent", deadlined}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = retry.Do(c.ctx, p, fn)
+			}
+		})
 	}
 }
