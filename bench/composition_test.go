@@ -53,7 +53,8 @@ func BenchmarkRetryFirstAttemptSucceedsDeadline(b *testing.B) {
 // context that already has one), retry with a shared budget, a breaker
 // whose window holds failures (one call in a hundred fails), and a
 // per-attempt timeout. failsafe-go runs the same policies (retry,
-// circuit breaker, timeout) with the request context.
+// circuit breaker, timeout) under the same edge deadline, which a
+// failsafe-go user sets with context.WithTimeout.
 func BenchmarkRecommendedComposition(b *testing.B) {
 	ctx := requestCtx(b)
 	br := breaker.New(breaker.Settings{})
@@ -76,6 +77,10 @@ func BenchmarkRecommendedComposition(b *testing.B) {
 		fstimeout.New[any](time.Second),
 	)
 	b.Run("failsafe-go", func(b *testing.B) {
-		both(b, func() { _ = fs.WithContext(ctx).Run(onePercentFailing) })
+		both(b, func() {
+			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			_ = fs.WithContext(ctx).Run(onePercentFailing)
+		})
 	})
 }

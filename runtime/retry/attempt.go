@@ -26,12 +26,10 @@ type attemptKey struct{}
 type attemptCtx struct {
 	context.Context
 	n       int
-	policy  *Policy     // nil for a caller's attempt that arrived over HTTP
-	retries bool        // the layer may retry (MaxAttempts > 1)
-	over    atomic.Bool // the attempt has returned
-	// deposit.Budget is set when this layer deposited; deposit.Origin,
-	// the caller's context, always (to tell detached contexts).
-	deposit layer.Deposit
+	policy  *Policy        // nil for a caller's attempt that arrived over HTTP
+	retries bool           // the layer may retry (MaxAttempts > 1)
+	over    atomic.Bool    // the attempt has returned
+	deposit *layer.Deposit // when this layer deposited in its budget
 }
 
 func (c *attemptCtx) Value(key any) any {
@@ -39,8 +37,8 @@ func (c *attemptCtx) Value(key any) any {
 	case attemptKey{}:
 		return c
 	case layer.Key:
-		if c.deposit.Budget != nil && !c.over.Load() {
-			return &c.deposit
+		if c.deposit != nil && !c.over.Load() {
+			return c.deposit
 		}
 	}
 	return c.Context.Value(key)
@@ -63,7 +61,7 @@ func Attempt(ctx context.Context) (int, bool) {
 // ctx serves a new logical operation.
 func live(ctx context.Context) *attemptCtx {
 	a, _ := ctx.Value(attemptKey{}).(*attemptCtx)
-	if a == nil || a.over.Load() || a.deposit.Origin.Detached(ctx) {
+	if a == nil || a.over.Load() || layer.OriginOf(a.Context).Detached(ctx) {
 		return nil
 	}
 	return a
@@ -136,7 +134,7 @@ func Middleware(next http.Handler, trusted func(*http.Request) bool) http.Handle
 			return
 		}
 		ctx := r.Context()
-		marked := &attemptCtx{Context: ctx, n: n, retries: true, deposit: layer.Deposit{Origin: layer.OriginOf(ctx)}}
+		marked := &attemptCtx{Context: ctx, n: n, retries: true}
 		defer marked.over.Store(true) // work the handler leaves running is its own
 		next.ServeHTTP(w, r.WithContext(marked))
 	})

@@ -110,10 +110,11 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	deposit := layer.Deposit{Origin: layer.OriginOf(ctx)}
+	var deposit *layer.Deposit
 	if p.Budget != nil && !layer.Deposited(ctx, p.Budget) {
 		p.Budget.Deposit()
-		deposit = layer.Mark(ctx, p.Budget)
+		d := layer.Mark(ctx, p.Budget)
+		deposit = &d
 	}
 	var outer *attemptCtx // the live layer this one runs inside, if any
 	if !p.AllowNested {

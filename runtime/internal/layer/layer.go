@@ -25,11 +25,12 @@ var Key any = key{}
 type key struct{}
 
 // Deposit records that the logical request deposited in Budget; Parent is
-// the deposit of an enclosing layer, if any.
+// the deposit of an enclosing layer, if any, and Under the context the
+// depositing layer ran under.
 type Deposit struct {
 	Budget any
 	Parent *Deposit
-	Origin Origin
+	Under  context.Context
 }
 
 // From returns the innermost deposit ctx carries, or nil.
@@ -47,7 +48,7 @@ func Deposited(ctx context.Context, b any) bool {
 		return false
 	}
 	for d := From(ctx); d != nil; d = d.Parent {
-		if d.Origin.Detached(ctx) {
+		if OriginOf(d.Under).Detached(ctx) {
 			return false
 		}
 		if d.Budget == b {
@@ -60,7 +61,7 @@ func Deposited(ctx context.Context, b any) bool {
 // Mark returns the deposit to embed in a layer's context after the layer
 // deposited in b under ctx.
 func Mark(ctx context.Context, b any) Deposit {
-	return Deposit{Budget: b, Parent: From(ctx), Origin: OriginOf(ctx)}
+	return Deposit{Budget: b, Parent: From(ctx), Under: ctx}
 }
 
 // Origin is what a layer remembers of the context it ran under.
