@@ -21,7 +21,7 @@ func (m *marked) Value(key any) any {
 	return m.Context.Value(key)
 }
 
-type ptrBudget struct{ n int }
+type ptrBudget struct{ _ byte } // not zero-sized: distinct values have distinct addresses
 
 // sliceBudget is uncomparable: comparing two interfaces holding it panics.
 type sliceBudget []int
