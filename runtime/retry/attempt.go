@@ -56,6 +56,31 @@ func Attempt(ctx context.Context) (int, bool) {
 	return 0, false
 }
 
+// Retrying returns the attempt number of the innermost live retry layer
+// ctx runs in that retries (MaxAttempts above 1), and true; this is what
+// Transport sends in AttemptHeader and what the gRPC adapter sends in
+// metadata, so that a server can leave the retrying to its caller.
+func Retrying(ctx context.Context) (int, bool) {
+	if a := enclosing(ctx); a != nil {
+		return a.n, true
+	}
+	return 0, false
+}
+
+// WithCaller returns ctx marked as attempt n of a caller that retries,
+// as Middleware marks a request from a trusted caller that sent
+// AttemptHeader: retry layers under it leave to the caller the failures
+// that Transient retries. Protocol adapters (gRPC metadata, a queue
+// message's attribute) call it for callers they trust. The mark ends when
+// done is called: work the request leaves running is its own.
+func WithCaller(ctx context.Context, n int) (marked context.Context, done func()) {
+	if n < 1 {
+		return ctx, func() {}
+	}
+	a := &attemptCtx{Context: ctx, n: n, retries: true}
+	return a, func() { a.over.Store(true) }
+}
+
 // live returns the innermost attempt ctx belongs to, unless that attempt
 // has returned or ctx was detached from it (context.WithoutCancel): then
 // ctx serves a new logical operation.
@@ -104,12 +129,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	a := enclosing(req.Context())
-	if a == nil {
+	n, ok := Retrying(req.Context())
+	if !ok {
 		return base.RoundTrip(req)
 	}
 	out := req.Clone(req.Context())
-	out.Header.Set(AttemptHeader, strconv.Itoa(a.n))
+	out.Header.Set(AttemptHeader, strconv.Itoa(n))
 	return base.RoundTrip(out)
 }
 
@@ -133,10 +158,9 @@ func Middleware(next http.Handler, trusted func(*http.Request) bool) http.Handle
 			next.ServeHTTP(w, r)
 			return
 		}
-		ctx := r.Context()
-		marked := &attemptCtx{Context: ctx, n: n, retries: true}
-		defer marked.over.Store(true) // work the handler leaves running is its own
-		next.ServeHTTP(w, r.WithContext(marked))
+		ctx, done := WithCaller(r.Context(), n)
+		defer done()
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -355,3 +355,48 @@ func BenchmarkTransport(b *testing.B) {
 		}
 	})
 }
+
+// TestRetryingAndWithCaller: the exported pair protocol adapters use.
+func TestRetryingAndWithCaller(t *testing.T) {
+	leaktest.Check(t)
+	if _, ok := retry.Retrying(context.Background()); ok {
+		t.Fatal("outside any layer")
+	}
+	var seen []int
+	p, _ := policy(3)
+	_ = retry.Do(context.Background(), p, func(ctx context.Context) error {
+		n, ok := retry.Retrying(ctx)
+		if ok {
+			seen = append(seen, n)
+		}
+		// A layer that does not retry is looked through.
+		_ = retry.Do(ctx, &retry.Policy{MaxAttempts: 1}, func(ctx context.Context) error {
+			if m, ok := retry.Retrying(ctx); !ok || m != n {
+				t.Errorf("through a MaxAttempts 1 layer: %d, %v; want %d", m, ok, n)
+			}
+			return nil
+		})
+		return errFlaky
+	})
+	if fmt.Sprint(seen) != "[1 2 3]" {
+		t.Fatalf("attempts seen %v; want [1 2 3]", seen)
+	}
+	// A caller's mark: the layer inside leaves transient failures to it
+	// and keeps its own.
+	ctx, done := retry.WithCaller(context.Background(), 2)
+	inner, _ := policy(3)
+	calls := 0
+	_ = retry.Do(ctx, inner, func(context.Context) error { calls++; return errFlaky })
+	if calls != 1 {
+		t.Fatalf("under a caller that retries: %d calls; want 1", calls)
+	}
+	done()
+	calls = 0
+	_ = retry.Do(ctx, inner, func(context.Context) error { calls++; return errFlaky })
+	if calls != 3 {
+		t.Fatalf("after the request ended: %d calls; want 3", calls)
+	}
+	if c, d := retry.WithCaller(context.Background(), 0); c != context.Background() || d == nil {
+		t.Fatal("attempt 0 is no mark")
+	}
+}

@@ -84,6 +84,11 @@ type Policy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Rand returns a number in [0, 1) for jitter. nil uses math/rand/v2.
 	Rand func() float64
+	// OnRetry, if set, is called before each retry with the number of
+	// the attempt that failed (1 for the first), its error and the delay
+	// before the next attempt: the hook for metrics and logs. It runs on
+	// the caller's goroutine and must not block.
+	OnRetry func(attempt int, err error, delay time.Duration)
 }
 
 var defaultPolicy Policy
@@ -180,6 +185,9 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		}
 		if p.Budget != nil && !p.Budget.Withdraw() {
 			return zero, p.gaveUp(err, ErrBudgetExhausted, n)
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(n, err, delay)
 		}
 		if serr := p.sleep(ctx, delay); serr != nil {
 			return zero, p.gaveUp(err, serr, n)

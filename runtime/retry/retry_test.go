@@ -248,3 +248,30 @@ func BenchmarkFirstAttemptSucceeds(b *testing.B) {
 		})
 	}
 }
+
+func TestOnRetry(t *testing.T) {
+	p, fs := policy(4)
+	type call struct {
+		attempt int
+		err     error
+		delay   time.Duration
+	}
+	var calls []call
+	p.OnRetry = func(attempt int, err error, delay time.Duration) { calls = append(calls, call{attempt, err, delay}) }
+	n := 0
+	err := retry.Do(context.Background(), p, failing(&n, errFlaky, errFlaky))
+	if err != nil || len(calls) != 2 {
+		t.Fatalf("err %v, hook calls %+v; want 2 calls and success", err, calls)
+	}
+	for i, c := range calls {
+		if c.attempt != i+1 || c.err != errFlaky || c.delay != fs.delays[i] {
+			t.Fatalf("hook call %d = %+v; want attempt %d, the error and the delay slept (%v)", i, c, i+1, fs.delays[i])
+		}
+	}
+	calls = nil
+	n = 0
+	_ = retry.Do(context.Background(), p, failing(&n, errors.New("validation failed")))
+	if len(calls) != 0 {
+		t.Fatalf("a failure that is not retried called the hook: %+v", calls)
+	}
+}
