@@ -1,0 +1,119 @@
+package grpcx
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+// UnaryAttemptTimeout returns a client interceptor that gives each call
+// passing through it at most d, the per-attempt timeout: put it last in
+// the chain, inside the retry and breaker interceptors, so that each
+// attempt (and each hedged copy) has its own. An attempt that runs out of
+// it while the caller's context is alive fails with DeadlineExceeded and
+// is retryable (see Retryable); the breaker, outside it, counts it as a
+// failure. A caller's earlier deadline stays the caller's: when it
+// expires the call is not retried. d <= 0 means no timeout.
+func UnaryAttemptTimeout(d time.Duration) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if d <= 0 {
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}
+		attempt, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		err := invoker(attempt, method, req, reply, cc, opts...)
+		return ownTimeout(ctx, attempt, err, "attempt", d)
+	}
+}
+
+// errSetupTimeout is the cause with which StreamSetupTimeout cancels a
+// stream that did not answer in time.
+var errSetupTimeout = errors.New("stream setup timed out")
+
+// StreamSetupTimeout returns a client interceptor that bounds a stream's
+// setup: if neither the server's response header nor its first message
+// has arrived d after the stream was opened, the stream is cancelled and
+// fails with DeadlineExceeded, retryable as an attempt's own timeout (so
+// StreamRetry, outside it, opens another). Once the server has answered,
+// the stream lives as long as the caller's context lets it. Put it last
+// in the chain. d <= 0 means no bound.
+//
+// The bound covers what happens before the answer, the caller's own
+// sends included: for a stream whose server answers only after the
+// client has sent everything (client streaming), set d above the time
+// the upload takes, or leave such methods out of this interceptor's
+// connection.
+func StreamSetupTimeout(d time.Duration) grpc.StreamClientInterceptor {
+	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		if d <= 0 {
+			return streamer(ctx, desc, cc, method, opts...)
+		}
+		sctx, cancel := context.WithCancelCause(ctx)
+		s := &setupStream{parent: ctx, ctx: sctx, cancel: cancel, limit: d}
+		s.timer = time.AfterFunc(d, func() { cancel(errSetupTimeout) })
+		cs, err := streamer(sctx, desc, cc, method, opts...)
+		if err != nil {
+			err = s.convert(err)
+			s.end()
+			return nil, err
+		}
+		s.ClientStream = cs
+		return s, nil
+	}
+}
+
+// setupStream is a stream whose setup is bounded by a timer, stopped by
+// the first header or message.
+type setupStream struct {
+	grpc.ClientStream
+	parent, ctx context.Context
+	cancel      context.CancelCauseFunc
+	timer       *time.Timer
+	limit       time.Duration
+	ended       sync.Once
+}
+
+// end releases the stream's context and timer once the stream is over.
+func (s *setupStream) end() {
+	s.ended.Do(func() {
+		s.timer.Stop()
+		s.cancel(nil)
+	})
+}
+
+func (s *setupStream) convert(err error) error {
+	return ownTimeout(s.parent, s.ctx, err, "stream setup", s.limit)
+}
+
+func (s *setupStream) Header() (metadata.MD, error) {
+	md, err := s.ClientStream.Header()
+	if md != nil {
+		s.timer.Stop() // the server has answered
+	}
+	return md, err
+}
+
+func (s *setupStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if err == nil {
+		s.timer.Stop()
+		return nil
+	}
+	err = s.convert(err)
+	s.end()
+	return err
+}
+
+func (s *setupStream) SendMsg(m any) error {
+	err := s.ClientStream.SendMsg(m)
+	if err != nil && err != io.EOF {
+		err = s.convert(err)
+		s.end()
+	}
+	return err
+}
