@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	fsgrpc "github.com/failsafe-go/failsafe-go/failsafegrpc"
 	fscb "github.com/failsafe-go/failsafe-go/circuitbreaker"
+	fsgrpc "github.com/failsafe-go/failsafe-go/failsafegrpc"
 	fsretry "github.com/failsafe-go/failsafe-go/retrypolicy"
 	fstimeout "github.com/failsafe-go/failsafe-go/timeout"
 	mwretry "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
