@@ -5,7 +5,8 @@
 //     propagation over HTTP (Transport, Middleware)
 //   - retry: Do/DoValue with capped full-jitter backoff, a transient-only
 //     classifier, Retry-After pushback, a shared budget, deadline
-//     awareness, and attempt tagging so nested layers never multiply
+//     awareness, and attempt marks in the context so nested layers do not
+//     multiply
 //   - breaker: count or time windows, minimum calls, failure and slow-call
 //     rates, bounded half-open probes, jittered growing cooldown, metrics,
 //     keyed groups and an http.RoundTripper
@@ -15,6 +16,12 @@
 //     fixed or adaptive delay, budget and limiter, and an http.RoundTripper
 //     for idempotent requests; the first copy runs on the caller's
 //     goroutine, the winner's context lives as long as its response body
+//   - clocktest: a fake clock every Clock field accepts, for deterministic
+//     tests of code that retries, breaks and hedges
+//
+// The gRPC adapter, github.com/resilvet/resilvet/runtime/grpcx, is a module
+// of its own (it depends on google.golang.org/grpc): client and server
+// interceptors for deadlines, retries, breakers and hedging.
 //
 // Compose them in this order, outermost first (see Example):
 //

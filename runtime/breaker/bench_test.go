@@ -2,7 +2,9 @@ package breaker_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/resilvet/resilvet/runtime/breaker"
 )
@@ -66,5 +68,22 @@ func BenchmarkDoClosedWithFailuresParallel(b *testing.B) {
 	})
 	if br.State() != breaker.Closed {
 		b.Fatalf("state %v at 20%% failures; the benchmark must stay on the closed path", br.State())
+	}
+}
+
+// BenchmarkClosedWithHooks is BenchmarkClosed with every hook set: the
+// price of OnOutcome on the lock-free path, two clock reads and a call.
+func BenchmarkClosedWithHooks(b *testing.B) {
+	var outcomes atomic.Int64
+	br := breaker.New(breaker.Settings{
+		OnStateChange: func(string, breaker.State, breaker.State) {},
+		OnReject:      func(string, *breaker.OpenError) {},
+		OnOutcome:     func(string, breaker.Outcome, time.Duration) { outcomes.Add(1) },
+	})
+	ctx := context.Background()
+	fn := func(context.Context) error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = br.Do(ctx, fn)
 	}
 }

@@ -95,6 +95,19 @@ const (
 	Ignore
 )
 
+// String returns "success", "failure" or "ignore": a metric label.
+func (o Outcome) String() string {
+	switch o {
+	case Success:
+		return "success"
+	case Failure:
+		return "failure"
+	case Ignore:
+		return "ignore"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
 // ClientError marks err as the caller's fault (a validation error, an
 // HTTP 4xx): the dependency answered, so the call counts as a success.
 func ClientError(err error) error {
@@ -193,6 +206,35 @@ type Settings struct {
 	// OnStateChange is called after every transition, never with the
 	// breaker's lock held; calls are serialised per breaker.
 	OnStateChange func(name string, from, to State)
+	// OnReject, if set, is called for every call the breaker refuses
+	// (the calls Metrics.Rejections counts) with the *OpenError that call
+	// returns, which the hook must not modify. It runs on the refused
+	// caller's goroutine before Do, Execute, Allow or Transport.RoundTrip
+	// returns, never with the breaker's lock held, possibly concurrently
+	// with other calls of it: it must be safe for concurrent use, and
+	// quick. Unset, it costs nothing; set, a function call per rejection,
+	// which takes the lock anyway.
+	OnReject func(name string, err *OpenError)
+	// OnOutcome, if set, is called once for every admitted call whose
+	// outcome is reported: by Do and Execute when fn returns (a panic is
+	// a Failure), by the first Done.Report or Done.Record, and so by
+	// Transport for every request it sends. It gets the outcome as
+	// classified, Ignore included, and took, the call's duration on the
+	// breaker's clock from its admission to its outcome (for Transport,
+	// until the response's headers). Outcomes the breaker does not count
+	// (Ignore, or a call admitted before a state change) are reported
+	// too, so admitted calls are OnOutcome's calls and refused calls
+	// OnReject's. It runs on the caller's goroutine before Do (or Report,
+	// or Record) returns, before any transition the outcome causes and
+	// never with the breaker's lock held, possibly concurrently with
+	// other calls of it: it must be safe for concurrent use, and quick.
+	//
+	// Unset, it costs nothing: the closed circuit's lock-free path (a
+	// count window without SlowCall) neither allocates nor reads the
+	// clock. Set, that path reads the clock twice per call to time it
+	// (two time.Now calls on the wall clock); every other path reads the
+	// clock already. Neither allocates.
+	OnOutcome func(name string, o Outcome, took time.Duration)
 	// Clock defaults to the wall clock.
 	Clock clock.Clock
 	// Rand returns a number in [0, 1) for cooldown jitter. nil uses
@@ -346,19 +388,25 @@ func (b *Breaker) Do(ctx context.Context, fn func(context.Context) error) error 
 	defer func() {
 		if !returned { // fn panicked: a failure; the panic goes on
 			end := b.now()
+			b.observe(Failure, end.Sub(start))
 			b.finish(gen, probe, Failure, end.Sub(start), end)
 		}
 	}()
 	err = fn(ctx)
 	returned = true
 	end := b.now()
-	b.finish(gen, probe, b.classify(ctx, err), end.Sub(start), end)
+	o := b.classify(ctx, err)
+	b.observe(o, end.Sub(start))
+	b.finish(gen, probe, o, end.Sub(start), end)
 	return err
 }
 
 // doClosed is Do's lock-free path for a closed circuit; w is the window
 // of the closed period the call starts in.
 func (b *Breaker) doClosed(ctx context.Context, w *countWindow, fn func(context.Context) error) error {
+	if b.s.OnOutcome != nil {
+		return b.doClosedTimed(ctx, w, fn)
+	}
 	returned := false
 	defer func() {
 		if !returned { // fn panicked: a failure; the panic goes on
@@ -446,14 +494,15 @@ func (b *Breaker) admit(now time.Time) (generation uint64, probe bool, err error
 		b.m.ProbeFailures += uint64(b.probes)
 		changed, moved = b.open(now), true
 	}
+	var refused *OpenError
 	switch b.state {
 	case Open:
 		b.m.Rejections++
-		err = &OpenError{Name: b.s.Name, State: Open, After: b.openUntil.Sub(now)}
+		refused = &OpenError{Name: b.s.Name, State: Open, After: b.openUntil.Sub(now)}
 	case HalfOpen:
 		if b.probes >= b.s.Probes {
 			b.m.Rejections++
-			err = &OpenError{Name: b.s.Name, State: HalfOpen}
+			refused = &OpenError{Name: b.s.Name, State: HalfOpen}
 		} else {
 			b.probes++
 			probe = true
@@ -464,7 +513,11 @@ func (b *Breaker) admit(now time.Time) (generation uint64, probe bool, err error
 	if moved {
 		b.notify(changed)
 	}
-	return generation, probe, err
+	if refused != nil {
+		b.reject(refused)
+		return generation, false, refused
+	}
+	return generation, probe, nil
 }
 
 // Report records the outcome of the call, classifying err with the
@@ -481,6 +534,7 @@ func (d *Done) record(o Outcome, took time.Duration) {
 		return
 	}
 	d.used = true
+	d.b.observe(o, took)
 	d.b.finish(d.generation, d.probe, o, took, d.b.now())
 }
 
@@ -586,14 +640,4 @@ func (b *Breaker) startClosed(now time.Time) {
 		b.win = w
 		b.closed.Store(w)
 	}
-}
-
-// notify calls the hook for a transition, outside mu.
-func (b *Breaker) notify(t transition) {
-	if b.s.OnStateChange == nil {
-		return
-	}
-	b.hookMu.Lock()
-	defer b.hookMu.Unlock()
-	b.s.OnStateChange(b.s.Name, t.from, t.to)
 }

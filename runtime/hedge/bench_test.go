@@ -2,6 +2,7 @@ package hedge_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,4 +43,12 @@ func BenchmarkPrimaryAnswersBeforeAdaptiveDelayCancellableParent(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	benchPrimary(b, ctx, &hedge.Policy{InitialDelay: time.Hour})
+}
+
+// The common call with both hooks set: OnWin runs on every call.
+func BenchmarkPrimaryAnswersBeforeDelayWithHooksCancellableParent(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wins atomic.Int64
+	benchPrimary(b, ctx, &hedge.Policy{Delay: time.Hour, OnHedge: func(int) {}, OnWin: func(int) { wins.Add(1) }})
 }

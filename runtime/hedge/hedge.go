@@ -99,9 +99,30 @@ type Policy struct {
 	// Clock times the calls (for the adaptive delay), the delay before
 	// each extra copy and the default budget's window. nil means the wall
 	// clock, and so does a Clock that cannot set timers (see
-	// clock.TimerClock; clock.Fake can), so that all three agree. It is
-	// read once, on the policy's first use.
+	// clock.TimerClock; a *clocktest.Clock can), so that all three agree.
+	// It is read once, on the policy's first use.
 	Clock clock.Clock
+	// OnHedge, if set, is called for every extra copy sent (the copies
+	// Metrics.Hedges counts) with the copy's index: 1 for the first extra
+	// copy, 2 for the next. It runs before the copy starts, on the
+	// goroutine that sends it: the policy's scheduler's timer goroutine
+	// (on a clocktest.Clock, the goroutine calling Advance), or the
+	// caller's when every copy so far failed fast. It runs with the call's lock held, so
+	// it has returned before Do returns, and it must be quick and must not
+	// block: it delays that copy, and the extra copies of other calls due
+	// at the same time.
+	OnHedge func(copy int)
+	// OnWin, if set, is called once for every call that returns a value,
+	// with the index of the copy that won: 0 for the first copy (most
+	// calls), 1 for the first extra copy (the calls Metrics.HedgeWins
+	// counts have an index above 0). It runs on the caller's goroutine
+	// just before Do returns. A call that returns an error does not call
+	// it: count those from Do's error.
+	//
+	// Unset, the hooks cost nothing but a nil check. Set, each costs a
+	// function call: OnWin on nearly every call, OnHedge on the few that
+	// hedge. The hooks may be called concurrently, by different calls.
+	OnWin func(copy int)
 
 	// Set up on first use.
 	once  sync.Once

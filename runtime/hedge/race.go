@@ -97,6 +97,12 @@ func (r *race[T]) launch() {
 	r.sent++
 	r.running++
 	r.p.metrics.hedges.Add(1)
+	if f := r.p.OnHedge; f != nil {
+		// Under mu, so that Do, which ends the race under mu, returns
+		// after the hook; before the goroutine, so that a hook counting
+		// copies has counted this one before it can win.
+		f(int(n))
+	}
 	go func() {
 		res := r.attempt(ctx, n)
 		r.mu.Lock()
@@ -232,6 +238,9 @@ func (r *race[T]) end(res result[T]) {
 		}
 		if keep > 0 {
 			r.p.metrics.wins.Add(1)
+		}
+		if f := r.p.OnWin; f != nil {
+			f(int(keep))
 		}
 	}
 }
