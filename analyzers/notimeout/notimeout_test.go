@@ -69,6 +69,12 @@ func TestTestSupportPackage(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
 }
 
+// TestRuntimeDeadlineInterceptor: the runtime's grpcx.UnaryDeadline bounds
+// the connection's calls.
+func TestRuntimeDeadlineInterceptor(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/grpcxdeadline", "notimeout/grpcxretryonly")
+}
+
 // TestTimeoutInterceptorsOption proves that naming an interceptor
 // constructor makes the package's gRPC calls bounded.
 func TestTimeoutInterceptorsOption(t *testing.T) {

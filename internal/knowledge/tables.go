@@ -227,6 +227,9 @@ var outboundPatterns = []struct {
 var timeoutInterceptors = map[string]bool{
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout.UnaryClientInterceptor":        true,
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout.TimeoutUnaryClientInterceptor": true,
+	// The runtime's: a call without a deadline gets DeadlineOptions'
+	// per-method default or Default (10 s when zero).
+	"github.com/resilvet/resilvet/runtime/grpcx.UnaryDeadline": true,
 }
 
 // retainingContext keep the context they are given for the lifetime of
