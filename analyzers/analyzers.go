@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
+	"github.com/resilvet/resilvet/internal/analysisutil"
 )
 
 // Options are the settings every analyzer accepts from an integration
@@ -33,6 +34,18 @@ func New(name string, opts Options) (*analysis.Analyzer, bool) {
 		return notimeout.New(notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}), true
 	}
 	return nil, false
+}
+
+// Documentation returns the named analyzer's documentation in parts, or
+// false if there is no such analyzer.
+func Documentation(name string) (analysisutil.Doc, bool) {
+	switch name {
+	case "ctxdrop":
+		return ctxdrop.Documentation(), true
+	case "notimeout":
+		return notimeout.Documentation(), true
+	}
+	return analysisutil.Doc{}, false
 }
 
 // All returns the reporting analyzers, sorted by name. The shared

@@ -37,7 +37,9 @@ grep -qF 's.payments.Charge(r.Context(), user, total)' "$W/repo/examples/checkou
 [ -z "$(gofmt -l "$W/repo/examples/checkout/checkout.go")" ] || fail "quick fix left checkout.go not gofmt-clean"
 
 # gopls's analyses setting turns each analyzer off by name.
-for a in $(go run ./cmd/resilvet help 2>&1 | awk '/^Registered analyzers:/{on=1; next} on && /^    [a-z]/ {print $1} /^By default/{on=0}'); do
+analyzers=$(go run ./cmd/resilvet -list-checks | awk '{print $1}')
+[ -n "$analyzers" ] || fail "resilvet -list-checks listed no analyzers"
+for a in $analyzers; do
 	on=$(go run ./internal/cmd/lspcheck -gopls "$G" -until "$a" examples/checkout/checkout.go)
 	off=$(go run ./internal/cmd/lspcheck -gopls "$G" -settle 20s -settings "{\"analyses\":{\"$a\":false}}" examples/checkout/checkout.go)
 	grep -q "^$a: " <<<"$on" || fail "$a: no diagnostics with default settings"

@@ -37,3 +37,7 @@ ctx (or r.Context()), or calls the twin with the context inserted
 (db.QueryContext(ctx, q)) when the rewrite is mechanical. Silence a
 deliberate case with //resilvet:ignore ctxdrop <reason>.`,
 }
+
+// Documentation returns the analyzer's documentation in parts, for
+// drivers that lay it out themselves (resilvet -explain).
+func Documentation() analysisutil.Doc { return doc }

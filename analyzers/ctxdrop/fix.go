@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
@@ -242,7 +243,7 @@ func (f *fixer) source(pos token.Pos) []byte {
 	if src, ok := f.sources[name]; ok {
 		return src
 	}
-	src, err := f.pass.ReadFile(name)
+	src, err := analysisutil.ReadFile(f.pass, name)
 	if err != nil || strings.HasSuffix(name, ".go") && len(src) != f.pass.Fset.File(pos).Size() {
 		src = nil // not the file we parsed (cgo, overlays): print instead
 	}

@@ -55,3 +55,7 @@ the module already uses github.com/resilvet/resilvet/runtime).
 -client-timeout changes the duration written. Silence a deliberate case
 with //resilvet:ignore notimeout <reason>.`,
 }
+
+// Documentation returns the analyzer's documentation in parts, for
+// drivers that lay it out themselves (resilvet -explain).
+func Documentation() analysisutil.Doc { return doc }

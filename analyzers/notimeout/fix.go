@@ -578,7 +578,7 @@ func (f *fixer) source(pos token.Pos) []byte {
 	if tf == nil {
 		return nil
 	}
-	b, err := f.pass.ReadFile(tf.Name())
+	b, err := analysisutil.ReadFile(f.pass, tf.Name())
 	if err != nil {
 		return nil
 	}

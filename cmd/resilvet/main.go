@@ -2,36 +2,35 @@
 // contexts, outbound calls without deadlines, stacked retries and hedged
 // non-idempotent operations.
 //
-// One binary serves three drivers:
+// One binary serves four drivers:
 //
-//	resilvet [flags] ./...                       # standalone, with -fix, -diff, -json
+//	resilvet [flags] ./...                       # standalone: staticcheck's runner, cached
+//	resilvet -fix|-diff|-json [flags] ./...      # x/tools' checker: applies suggested fixes
 //	go vet -vettool=$(command -v resilvet) ./... # go vet
 //	go fix -fixtool=$(command -v resilvet) ./... # go fix
 //
-// Run "resilvet help" for the analyzers and "resilvet help NAME" for one.
+// Run "resilvet help" for the analyzers, the modes and the docs.
 package main
 
 import (
-	"flag"
+	"os"
 
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/resilvet/resilvet/analyzers"
-	"github.com/resilvet/resilvet/internal/summary"
 )
 
 func main() {
-	liftSharedFlags()
-	multichecker.Main(analyzers.All()...)
-}
-
-// liftSharedFlags exposes the options of the shared summary analyzer as
-// -resilvet.<name>. Drivers register only the flags of the analyzers named
-// on the command line, so without this the shared options would be
-// unreachable; registering them on the command line's flag set also lists
-// them in -flags, which is how go vet learns which flags to pass through.
-func liftSharedFlags() {
-	summary.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-		flag.Var(f.Value, "resilvet."+f.Name, f.Usage)
-	})
+	args := os.Args[1:]
+	switch {
+	case isHelp(args):
+		os.Exit(printHelp(os.Stdout, args))
+	case checkerMode(args):
+		// The vet and fix protocols and the fix-applying flags are x/tools'
+		// checker's: recognised before anything else, unchanged.
+		liftSharedFlags()
+		multichecker.Main(analyzers.All()...)
+	default:
+		os.Exit(runStandalone(args))
+	}
 }

@@ -20,7 +20,7 @@ import (
 // a fixture module whose api package calls a store package, so facts must
 // cross a package boundary in every mode.
 
-var bin string
+var bin, cache string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "resilvet-e2e")
@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "resilvet")
+	cache = filepath.Join(dir, "cache")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		os.Stderr.Write(out)
@@ -53,9 +54,14 @@ type result struct {
 
 func run(t *testing.T, dir string, name string, args ...string) result {
 	t.Helper()
+	return runEnv(t, dir, []string{"RESILVET_CACHE=" + cache}, name, args...)
+}
+
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -77,11 +83,12 @@ var wantFindings = []string{
 }
 
 // findings counts diagnostics in text output; related positions follow
-// their finding on lines of their own, indented after the position.
+// their finding on lines of their own, indented (standalone) or after the
+// position (x/tools' checker).
 func findings(out string) int {
 	n := 0
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, ".go:") && !strings.Contains(l, ": \t") {
+		if strings.Contains(l, ".go:") && !strings.Contains(l, ": \t") && !strings.HasPrefix(l, "\t") {
 			n++
 		}
 	}
@@ -91,24 +98,178 @@ func findings(out string) int {
 func TestStandalone(t *testing.T) {
 	dir := fixture(t)
 	r := run(t, dir, bin, "./...")
-	assert.Equal(t, 3, r.code, "exit code with findings")
+	assert.Equal(t, 1, r.code, "exit code with findings: %s", r.stderr)
 	for _, w := range wantFindings {
-		assert.Contains(t, r.stderr, w)
+		assert.Contains(t, r.stdout, w)
 	}
-	assert.NotContains(t, r.stderr, "api_test.go", "test files are skipped by default")
-	assert.Equal(t, 4, findings(r.stderr), r.stderr)
+	assert.NotContains(t, r.stdout, "api_test.go", "test files are skipped by default")
+	assert.Equal(t, 4, findings(r.stdout), r.stdout)
+	assert.Contains(t, r.stdout, "\tstore/store.go:12:1: store.Count takes no context", "related positions follow their finding")
 
 	r = run(t, dir, bin, "-resilvet.include-tests", "./...")
-	assert.Contains(t, r.stderr, "api_test.go:8:41: context.Background() passed to api.work while ctx is available")
+	assert.Contains(t, r.stdout, "api_test.go:8:41: context.Background() passed to api.work while ctx is available")
 
-	// Turning one analyzer off leaves the other's findings only.
+	// -checks selects analyzers.
+	r = run(t, dir, bin, "-checks=notimeout", "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Equal(t, 1, findings(r.stdout), r.stdout)
+	assert.Contains(t, r.stdout, "store.go:14:28: context.Background() reaches sql.DB.QueryRowContext")
+	r = run(t, dir, bin, "-checks=all,-ctxdrop,-notimeout", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stdout)
+	// -fail chooses which findings fail the run.
+	r = run(t, dir, bin, "-fail=notimeout", "-checks=ctxdrop", "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 3, findings(r.stdout), r.stdout)
+
+	// x/tools' checker's analyzer toggles keep working, in its mode.
 	r = run(t, dir, bin, "-ctxdrop=false", "./...")
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Equal(t, 1, findings(r.stderr), r.stderr)
-	assert.Contains(t, r.stderr, "store.go:14:28: context.Background() reaches sql.DB.QueryRowContext")
-	r = run(t, dir, bin, "-ctxdrop=false", "-notimeout=false", "./...")
+}
+
+// TestStaticcheckDirectivesAndConfig: in the standalone mode the runner's
+// own //lint:ignore directive and staticcheck.conf's checks apply, with
+// the analyzers' names as checks.
+func TestStaticcheckDirectivesAndConfig(t *testing.T) {
+	dir := fixture(t)
+	api := filepath.Join(dir, "api", "api.go")
+	src, err := os.ReadFile(api)
+	require.NoError(t, err)
+	lines := strings.Split(string(src), "\n")
+	// Line 17 holds the work(context.Background()) finding.
+	lines = append(lines[:16], append([]string{"\t//lint:ignore ctxdrop the work is detached on purpose"}, lines[16:]...)...)
+	require.NoError(t, os.WriteFile(api, []byte(strings.Join(lines, "\n")), 0o644))
+	r := run(t, dir, bin, "./...")
+	assert.Equal(t, 3, findings(r.stdout), r.stdout)
+	assert.NotContains(t, r.stdout, "passed to api.work")
+	r = run(t, dir, bin, "-show-ignored", "./...")
+	assert.Contains(t, r.stdout, "passed to api.work")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "staticcheck.conf"), []byte(`checks = ["all", "-ctxdrop"]`+"\n"), 0o644))
+	r = run(t, dir, bin, "./...")
+	assert.Equal(t, 1, findings(r.stdout), r.stdout)
+	assert.Contains(t, r.stdout, "(notimeout)")
+}
+
+// TestFormats checks the runner's output formats: stylish, the JSON
+// stream (one object per finding) and SARIF, valid against its schema.
+func TestFormats(t *testing.T) {
+	dir := fixture(t)
+	r := run(t, dir, bin, "-f", "stylish", "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "api/api.go")
+	assert.Contains(t, r.stdout, "4 problems")
+
+	r = run(t, dir, bin, "-f", "json", "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	type position struct {
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	}
+	var codes []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var d struct {
+			Code     string   `json:"code"`
+			Severity string   `json:"severity"`
+			Location position `json:"location"`
+			Message  string   `json:"message"`
+			Related  []struct {
+				Location position `json:"location"`
+				Message  string   `json:"message"`
+			} `json:"related"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &d), line)
+		assert.NotZero(t, d.Location.Line)
+		assert.True(t, filepath.IsAbs(d.Location.File), d.Location.File)
+		codes = append(codes, d.Code)
+		if strings.HasPrefix(d.Message, "call to store.Count") {
+			require.NotEmpty(t, d.Related)
+			assert.Equal(t, 12, d.Related[0].Location.Line)
+		}
+	}
+	assert.ElementsMatch(t, []string{"ctxdrop", "ctxdrop", "ctxdrop", "notimeout"}, codes)
+
+	// With SARIF, findings are the report: the exit status is 0, so a CI
+	// step uploading it is not failed by the findings it carries.
+	r = run(t, dir, bin, "-f", "sarif", "./...")
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.Empty(t, r.stderr)
+	validateSARIF(t, []byte(r.stdout))
+	var sarif struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &sarif))
+	require.Len(t, sarif.Runs, 1)
+	assert.Len(t, sarif.Runs[0].Results, 4)
+
+	r = run(t, dir, bin, "-f", "xml", "./...")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "unsupported output format")
+}
+
+// TestExplainAndListChecks: the analyzers' documentation, from the binary.
+func TestExplainAndListChecks(t *testing.T) {
+	r := run(t, ".", bin, "-explain", "ctxdrop")
+	assert.Equal(t, 0, r.code, r.stderr)
+	for _, w := range []string{"ctxdrop: report request contexts dropped on the way to outbound work", "Example:", "Fix:", "docs/analyzers/ctxdrop.md"} {
+		assert.Contains(t, r.stdout, w)
+	}
+	r = run(t, ".", bin, "-explain", "nosuch")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, `no analyzer "nosuch"`)
+	r = run(t, ".", bin, "-list-checks")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "ctxdrop ctxdrop: report request contexts dropped")
+	assert.Contains(t, r.stdout, "notimeout notimeout: report outbound calls")
+}
+
+// TestCachedRerun: a rerun on unchanged code runs no analyzer (the
+// runner's per-analyzer measurements stay empty) and prints the same
+// findings; a changed file is analysed again; other analyzer options use
+// a cache of their own.
+func TestCachedRerun(t *testing.T) {
+	dir := fixture(t)
+	env := []string{"RESILVET_CACHE=" + t.TempDir()}
+	measured := func(args ...string) (result, string) {
+		f := filepath.Join(t.TempDir(), "measure.tsv")
+		r := runEnv(t, dir, env, bin, append([]string{"-debug.measure-analyzers=" + f}, append(args, "./...")...)...)
+		b, _ := os.ReadFile(f)
+		return r, string(b)
+	}
+	first, ran := measured()
+	assert.Equal(t, 1, first.code, first.stderr)
+	assert.Contains(t, ran, "ctxdrop\texample.com/shop/api")
+	assert.Contains(t, ran, "resilvetsummary\texample.com/shop/store")
+
+	again, ran := measured()
+	assert.Equal(t, first.stdout, again.stdout)
+	assert.Empty(t, ran, "a rerun on unchanged code ran analyzers")
+
+	// Touch one package: it, and the packages importing it, run again.
+	api := filepath.Join(dir, "api", "api.go")
+	src, err := os.ReadFile(api)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(api, append(src, []byte("\n// changed\n")...), 0o644))
+	_, ran = measured()
+	assert.Contains(t, ran, "example.com/shop/api")
+	assert.NotContains(t, ran, "example.com/shop/store\n", "an unchanged dependency was analysed again")
+
+	// Other options: a cache of their own, so analyzers run.
+	_, ran = measured("-notimeout.edge")
+	assert.Contains(t, ran, "notimeout\texample.com/shop/api")
 }
 
 func TestJSON(t *testing.T) {
@@ -165,8 +326,15 @@ func TestFix(t *testing.T) {
 	assert.Contains(t, string(src), `work(r.Context())`)
 	// The rule-3 finding has no fix; it stays.
 	r = run(t, dir, bin, "./...")
-	assert.Equal(t, 3, r.code)
-	assert.Equal(t, 1, findings(r.stderr), r.stderr)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, 1, findings(r.stdout), r.stdout)
+	// -diff prints the fixes without applying them.
+	dir = fixture(t)
+	r = run(t, dir, bin, "-fix", "-diff", "./...")
+	assert.Contains(t, r.stdout, "+\trows, err := store.DB.QueryContext(r.Context(), \"SELECT id FROM orders\")")
+	src, err = os.ReadFile(filepath.Join(dir, "api", "api.go"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(src), "QueryContext(r.Context()")
 	// The fixed module still builds.
 	assert.Equal(t, 0, run(t, dir, "go", "build", "./...").code)
 }
@@ -203,9 +371,15 @@ func TestGoFix(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	r := run(t, ".", bin, "help")
-	assert.Contains(t, r.stdout+r.stderr, "ctxdrop")
-	r = run(t, ".", bin, "help", "ctxdrop")
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"--help"}} {
+		r := run(t, ".", bin, args...)
+		assert.Equal(t, 0, r.code, args)
+		for _, w := range []string{"resilvet finds resilience bugs", "ctxdrop", "notimeout", "go vet -vettool", "-checks", "-f format", "docs/usage.md"} {
+			assert.Contains(t, r.stdout, w, args)
+		}
+		assert.NotContains(t, r.stdout, "strings.SplitSeq", "x/tools' generic text")
+	}
+	r := run(t, ".", bin, "help", "ctxdrop")
 	out := r.stdout + r.stderr
 	assert.Contains(t, out, "ctxdrop: report request contexts dropped on the way to outbound work")
 	assert.Contains(t, out, "Example:")
@@ -224,7 +398,7 @@ func TestBadFlag(t *testing.T) {
 // nothing on the deliberate and correct code around them.
 func TestExample(t *testing.T) {
 	r := run(t, "../..", bin, "./examples/...")
-	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Equal(t, 1, r.code, r.stderr)
 	for _, w := range []string{
 		"payments/payments.go:48:14: http.NewRequest ignores the caller's context while ctx is available",
 		"checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
@@ -233,9 +407,9 @@ func TestExample(t *testing.T) {
 		"recommend/recommend.go:41:15: http.Get uses http.DefaultClient, which has no timeout",
 		"checkout/checkout.go:70:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
 	} {
-		assert.Contains(t, r.stderr, w)
+		assert.Contains(t, r.stdout, w)
 	}
-	assert.Equal(t, 6, findings(r.stderr), r.stderr)
+	assert.Equal(t, 6, findings(r.stdout), r.stdout)
 }
 
 // TestBrokenInput checks that code that does not parse or type-check gets
@@ -245,20 +419,24 @@ func TestBrokenInput(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/broken")))
 	for _, tc := range []struct{ pkg, want string }{
-		{"./syntax", "syntax.go:6:24: missing ',' before newline in argument list"},
-		{"./typeerr", "undefined: undefined"},
+		{"./syntax", "syntax.go:6:24: syntax error: unexpected newline in argument list"},
+		{"./typeerr", "typeerr.go:6:2: undefined: undefined (compile)"},
 	} {
 		r := run(t, dir, bin, tc.pkg)
 		assert.Equal(t, 1, r.code, r.stderr)
-		assert.Contains(t, r.stderr, tc.want)
-		assert.NotContains(t, r.stderr, "panic")
+		assert.Contains(t, r.stdout, tc.want)
+		assert.NotContains(t, r.stdout+r.stderr, "panic")
+		// x/tools' checker reports the same, on stderr.
+		r = run(t, dir, bin, "-fix", tc.pkg)
+		assert.Equal(t, 1, r.code, r.stderr)
+		assert.NotContains(t, r.stdout+r.stderr, "panic")
 	}
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("no C compiler for the cgo package")
 	}
 	r := run(t, dir, bin, "./cgo")
-	assert.Equal(t, 3, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "cgo.go:13:14: context.Background() passed to cgo.work while ctx is available")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "cgo.go:13:14: context.Background() passed to cgo.work while ctx is available")
 }
 
 // TestDocumentedFlagsExist checks that every flag docs/usage.md documents

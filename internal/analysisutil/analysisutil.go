@@ -9,6 +9,7 @@ import (
 	"go/build"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -183,4 +184,15 @@ func FindImport(pkg *types.Package, match func(path string) bool) *types.Package
 		return nil
 	}
 	return visit(pkg)
+}
+
+// ReadFile returns the contents of a file of the package under analysis:
+// through pass.ReadFile where the driver provides it (it may serve
+// overlays, as gopls does), else from disk, for drivers that predate it
+// (staticcheck's runner leaves it nil).
+func ReadFile(pass *analysis.Pass, name string) ([]byte, error) {
+	if pass.ReadFile != nil {
+		return pass.ReadFile(name)
+	}
+	return os.ReadFile(name)
 }

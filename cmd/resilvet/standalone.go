@@ -1,0 +1,147 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
+	"honnef.co/go/tools/lintcmd"
+
+	"github.com/resilvet/resilvet/analyzers"
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+// cacheEnv names the directory of the standalone runner's cache of facts
+// and diagnostics; the default is resilvet/ in the user's cache directory.
+const cacheEnv = "RESILVET_CACHE"
+
+// runStandalone runs the analyzers on staticcheck's runner: packages are
+// analysed one at a time from export data and source, facts and
+// diagnostics are cached on disk, and output is text, stylish, json or
+// sarif (-f). It returns the exit status.
+func runStandalone(args []string) int {
+	cmd := newCommand()
+	fs := cmd.FlagSet()
+	cmd.ParseFlags(args)
+	if name := fs.Lookup("explain").Value.String(); name != "" {
+		return explain(name)
+	}
+	dir, err := cacheDir(fs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet:", err)
+		return 1
+	}
+	// The runner keys its cache by the binary's build ID, not by the
+	// analyzers' options: a directory per set of options keeps a rerun
+	// with other options from reading findings made with these.
+	if err := os.Setenv("STATICCHECK_CACHE", dir); err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet:", err)
+		return 1
+	}
+	return cmd.Execute()
+}
+
+// newCommand returns the runner's command with resilvet's analyzers and
+// options registered.
+func newCommand() *lintcmd.Command {
+	cmd := lintcmd.NewCommand("resilvet")
+	v := version()
+	cmd.SetVersion(v, v)
+	fs := cmd.FlagSet()
+	fs.Usage = func() { printHelp(os.Stderr, nil) }
+	addSharedFlags(fs)
+	addAnalyzerFlags(fs)
+	for _, a := range analyzers.All() {
+		d, _ := analyzers.Documentation(a.Name)
+		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(d)})
+	}
+	return cmd
+}
+
+// namedCategory returns a copy of a whose diagnostics carry a's name as
+// their category. The runner selects and silences findings (-checks,
+// //lint:ignore) by category, and resilvet's analyzers put the kind of
+// finding there (root, twin, drop...), which the runner would take for
+// unknown checks and drop.
+func namedCategory(a *analysis.Analyzer) *analysis.Analyzer {
+	named := *a
+	named.Run = func(pass *analysis.Pass) (any, error) {
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) {
+			d.Category = a.Name
+			report(d)
+		}
+		return a.Run(pass)
+	}
+	return &named
+}
+
+// lintDoc lays resilvet's documentation out as the runner's: the fix
+// follows the text, and the example is the "before".
+func lintDoc(d analysisutil.Doc) *lint.RawDocumentation {
+	text := strings.TrimSpace(d.Text)
+	if d.Fix != "" {
+		text += "\n\nFix: " + strings.TrimSpace(d.Fix)
+	}
+	return &lint.RawDocumentation{
+		Title:    d.Title,
+		Text:     text,
+		Severity: lint.SeverityWarning,
+	}
+}
+
+// explain prints the named analyzer's documentation and where the user
+// guide is.
+func explain(name string) int {
+	d, ok := analyzers.Documentation(name)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "resilvet: no analyzer %q; resilvet -list-checks lists them\n", name)
+		return 2
+	}
+	fmt.Println(d.Render())
+	fmt.Println("\nDocumentation:\n\t" + analysisutil.URL(name))
+	return 0
+}
+
+// cacheDir returns the cache directory for the options fs holds: the
+// base directory (RESILVET_CACHE, or resilvet/ in the user's cache
+// directory) and a subdirectory named by a hash of every analyzer
+// option's value.
+func cacheDir(fs *flag.FlagSet) (string, error) {
+	base := os.Getenv(cacheEnv)
+	if base == "" {
+		user, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory (set %s): %v", cacheEnv, err)
+		}
+		base = filepath.Join(user, "resilvet")
+	} else if !filepath.IsAbs(base) {
+		return "", fmt.Errorf("%s must be an absolute path, not %q", cacheEnv, base)
+	}
+	var opts []string
+	add := func(prefix string, f *flag.Flag) { opts = append(opts, prefix+f.Name+"="+f.Value.String()) }
+	summary.Analyzer.Flags.VisitAll(func(f *flag.Flag) { add("resilvet.", f) })
+	for _, a := range analyzers.All() {
+		a.Flags.VisitAll(func(f *flag.Flag) { add(a.Name+".", f) })
+	}
+	sort.Strings(opts)
+	sum := sha256.Sum256([]byte(strings.Join(opts, "\n")))
+	return filepath.Join(base, "options-"+hex.EncodeToString(sum[:8])), nil
+}
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
