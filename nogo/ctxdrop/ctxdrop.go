@@ -1,0 +1,11 @@
+// Package ctxdrop is resilvet's ctxdrop analyzer for Bazel's nogo: see
+// package nogo.
+package ctxdrop
+
+import (
+	"github.com/resilvet/resilvet/analyzers/ctxdrop"
+	"github.com/resilvet/resilvet/nogo"
+)
+
+// Analyzer is ctxdrop with the shared options among its flags.
+var Analyzer = nogo.WithSharedFlags(ctxdrop.Analyzer)
