@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Measures the standalone driver (staticcheck's runner) against staticcheck
+# itself and against go vet -vettool=resilvet, side by side, first run and
+# rerun, on the standard library, golang.org/x/tools and real modules from
+# the module cache (copied to a temporary directory).
+#
+# Every run starts from a copy of one Go build cache whose compiled export
+# data is warm (prepared by go vet with a no-op tool), so the figures are
+# the analysis, not compiling:
+#   resilvet-first / resilvet-rerun          resilvet PATTERN, empty then warm $RESILVET_CACHE
+#   staticcheck-first / staticcheck-rerun    staticcheck PATTERN, empty then warm $STATICCHECK_CACHE
+#   vettool-first / vettool-rerun            go vet -vettool=resilvet PATTERN, vet results cold then warm
+# Wall time and peak RSS (the largest single process, from GNU time).
+#
+# Usage: scripts/bench-standalone.sh [target...]   (default: std xtools alertmanager etcd)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$ROOT"
+go build -o "$W/resilvet" ./cmd/resilvet
+go build -o "$W/nopvet" ./internal/cmd/nopvet
+GOBIN="$W" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+copy_module() { # name module@version
+	local dir
+	dir=$(cd "$W" && GOFLAGS=-mod=mod go mod download -json "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	cp -r "$dir" "$W/$1"
+	chmod -R u+w "$W/$1"
+	(cd "$W/$1" && GOFLAGS=-mod=mod go mod download >/dev/null 2>&1 && GOFLAGS=-mod=mod go list ./... >/dev/null 2>&1 || true)
+}
+
+measure() { # name dir cmd...
+	local name=$1 dir=$2; shift 2
+	local out
+	out=$(cd "$dir" && /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1)
+	printf "%-18s %8s s %8.0f MB\n" "$name" "${out% *}" "$(( ${out#* } / 1024 ))"
+}
+
+echo "go: $(go version)  cpus: $(nproc)"
+for target in "${@:-std xtools alertmanager etcd}"; do
+	for t in $target; do
+		case $t in
+		std) dir=$(go env GOROOT)/src; pat=./... ;;
+		xtools) copy_module xtools golang.org/x/tools@v0.52.0; dir=$W/xtools; pat=./... ;;
+		alertmanager) copy_module alertmanager github.com/prometheus/alertmanager@v0.34.1; dir=$W/alertmanager; pat=./... ;;
+		etcd) copy_module etcd go.etcd.io/etcd/server/v3@v3.7.3; dir=$W/etcd; pat=./... ;;
+		*) echo "unknown target $t"; exit 2 ;;
+		esac
+		n=$(cd "$dir" && GOFLAGS=-mod=mod go list $pat 2>/dev/null | wc -l)
+		echo "== $t ($n packages)"
+		export GOFLAGS=-mod=mod
+		rm -rf "$W/base"
+		(cd "$dir" && GOCACHE="$W/base" go vet -vettool="$W/nopvet" $pat >/dev/null 2>&1 || true)
+		rm -rf "$W/gc" "$W/rc" "$W/sc" && cp -a "$W/base" "$W/gc"
+		export GOCACHE="$W/gc" RESILVET_CACHE="$W/rc" STATICCHECK_CACHE="$W/sc"
+		measure resilvet-first "$dir" "$W/resilvet" $pat || true
+		measure resilvet-rerun "$dir" "$W/resilvet" $pat || true
+		measure staticcheck-first "$dir" "$W/staticcheck" $pat || true
+		measure staticcheck-rerun "$dir" "$W/staticcheck" $pat || true
+		rm -rf "$W/gc" && cp -a "$W/base" "$W/gc"
+		measure vettool-first "$dir" go vet -vettool="$W/resilvet" $pat || true
+		measure vettool-rerun "$dir" go vet -vettool="$W/resilvet" $pat || true
+		unset GOFLAGS GOCACHE RESILVET_CACHE STATICCHECK_CACHE
+	done
+done
