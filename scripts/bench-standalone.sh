@@ -12,7 +12,7 @@
 #   vettool-first / vettool-rerun            go vet -vettool=resilvet PATTERN, vet results cold then warm
 # Wall time and peak RSS (the largest single process, from GNU time).
 #
-# Usage: scripts/bench-standalone.sh [target...]   (default: std xtools alertmanager etcd)
+# Usage: scripts/bench-standalone.sh [target...]   (default: std xtools caddy nats)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 W=$(mktemp -d)
@@ -38,13 +38,13 @@ measure() { # name dir cmd...
 }
 
 echo "go: $(go version)  cpus: $(nproc)"
-for target in "${@:-std xtools alertmanager etcd}"; do
+for target in "${@:-std xtools caddy nats}"; do
 	for t in $target; do
 		case $t in
 		std) dir=$(go env GOROOT)/src; pat=./... ;;
 		xtools) copy_module xtools golang.org/x/tools@v0.52.0; dir=$W/xtools; pat=./... ;;
-		alertmanager) copy_module alertmanager github.com/prometheus/alertmanager@v0.34.1; dir=$W/alertmanager; pat=./... ;;
-		etcd) copy_module etcd go.etcd.io/etcd/server/v3@v3.7.3; dir=$W/etcd; pat=./... ;;
+		caddy) copy_module caddy github.com/caddyserver/caddy/v2@v2.11.9; dir=$W/caddy; pat=./... ;;
+		nats) copy_module nats github.com/nats-io/nats-server/v2@v2.15.2; dir=$W/nats; pat=./... ;;
 		*) echo "unknown target $t"; exit 2 ;;
 		esac
 		n=$(cd "$dir" && GOFLAGS=-mod=mod go list $pat 2>/dev/null | wc -l)

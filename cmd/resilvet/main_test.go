@@ -108,6 +108,16 @@ func TestStandalone(t *testing.T) {
 
 	r = run(t, dir, bin, "-resilvet.include-tests", "./...")
 	assert.Contains(t, r.stdout, "api_test.go:8:41: context.Background() passed to api.work while ctx is available")
+	// -tests=false does not load test packages at all.
+	r = run(t, dir, bin, "-tests=false", "-resilvet.include-tests", "./...")
+	assert.NotContains(t, r.stdout, "api_test.go")
+	assert.Equal(t, 4, findings(r.stdout), r.stdout)
+	// -tags selects files by build tag like the go command.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "api", "tagged.go"), []byte("//go:build extra\n\npackage api\n\nimport \"context\"\n\nfunc tagged(ctx context.Context) { work(context.TODO()) }\n"), 0o644))
+	r = run(t, dir, bin, "./...")
+	assert.NotContains(t, r.stdout, "tagged.go")
+	r = run(t, dir, bin, "-tags=extra", "./...")
+	assert.Contains(t, r.stdout, "tagged.go:7:41: context.TODO() passed to api.work while ctx is available")
 
 	// -checks selects analyzers.
 	r = run(t, dir, bin, "-checks=notimeout", "./...")
@@ -230,6 +240,9 @@ func TestExplainAndListChecks(t *testing.T) {
 	r = run(t, ".", bin, "-explain", "nosuch")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, `no analyzer "nosuch"`)
+	r = run(t, ".", bin, "-version")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "resilvet")
 	r = run(t, ".", bin, "-list-checks")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "ctxdrop ctxdrop: report request contexts dropped")
