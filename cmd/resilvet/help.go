@@ -87,8 +87,8 @@ Standalone flags:
   -fail list       analyzers whose findings make the exit status 1 (default all)
   -explain name    print an analyzer's documentation
   -list-checks     list the analyzers
-  -tests           analyse _test.go packages too (default true; findings in
-                   test files also need -resilvet.include-tests)
+  -tests           analyse test packages too (default: only with
+                   -resilvet.include-tests, which reports in _test.go files)
   -tags list       build tags
   -show-ignored    also print findings silenced by //lint:ignore
 

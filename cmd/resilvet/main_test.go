@@ -266,6 +266,11 @@ func TestCachedRerun(t *testing.T) {
 	assert.Equal(t, 1, first.code, first.stderr)
 	assert.Contains(t, ran, "ctxdrop\texample.com/shop/api")
 	assert.Contains(t, ran, "resilvetsummary\texample.com/shop/store")
+	// Test variants are not analysed unless findings in test files are
+	// asked for: they would analyse the same files twice.
+	assert.NotContains(t, ran, "[example.com/shop/api.test]")
+	_, withTests := measured("-resilvet.include-tests")
+	assert.Contains(t, withTests, "ctxdrop\texample.com/shop/api [example.com/shop/api.test]")
 
 	again, ran := measured()
 	assert.Equal(t, first.stdout, again.stdout)

@@ -32,6 +32,7 @@ func runStandalone(args []string) int {
 	cmd := newCommand()
 	fs := cmd.FlagSet()
 	cmd.ParseFlags(args)
+	testsByDefault(fs)
 	if name := fs.Lookup("explain").Value.String(); name != "" {
 		return explain(name)
 	}
@@ -48,6 +49,19 @@ func runStandalone(args []string) int {
 		return 1
 	}
 	return cmd.Execute()
+}
+
+// testsByDefault turns the runner's -tests off unless the user set it or
+// asked for findings in test files (-resilvet.include-tests): the
+// analyzers do not report in _test.go files by default, and a package's
+// test variant would analyse its other files a second time, doubling the
+// time and the peak memory of the largest packages for nothing.
+func testsByDefault(fs *flag.FlagSet) {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "tests" })
+	if !set && fs.Lookup("resilvet.include-tests").Value.String() != "true" {
+		fs.Set("tests", "false")
+	}
 }
 
 // newCommand returns the runner's command with resilvet's analyzers and
