@@ -54,8 +54,8 @@ func runStandalone(args []string) int {
 // testsByDefault turns the runner's -tests off unless the user set it or
 // asked for findings in test files (-resilvet.include-tests): the
 // analyzers do not report in _test.go files by default, and a package's
-// test variant would analyse its other files a second time, doubling the
-// time and the peak memory of the largest packages for nothing.
+// test variant analyses its other files a second time, doubling the time
+// and the peak memory of the largest packages.
 func testsByDefault(fs *flag.FlagSet) {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "tests" })
