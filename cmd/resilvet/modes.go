@@ -23,9 +23,6 @@ func checkerMode(args []string) bool {
 	if len(args) == 1 && strings.HasSuffix(args[0], ".cfg") {
 		return true
 	}
-	for _, a := range analyzers.All() {
-		checkerFlags[a.Name] = true
-	}
 	for _, arg := range args {
 		if arg == "--" || !strings.HasPrefix(arg, "-") {
 			break
@@ -34,7 +31,18 @@ func checkerMode(args []string) bool {
 		if i := strings.IndexByte(name, '='); i >= 0 {
 			name = name[:i]
 		}
-		if checkerFlags[name] {
+		if checkerFlags[name] || isAnalyzer(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isAnalyzer reports whether name is an analyzer's, which as a flag is
+// the checker's toggle (-ctxdrop=false).
+func isAnalyzer(name string) bool {
+	for _, a := range analyzers.All() {
+		if a.Name == name {
 			return true
 		}
 	}
