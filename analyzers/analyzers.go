@@ -1,39 +1,55 @@
 // Package analyzers is the single registry of resilvet's analyzers. The
-// command, the golangci-lint plugin and the editor integration all take
-// their analyzers from All, so an analyzer added here appears everywhere.
+// command, the golangci-lint plugin, Bazel's nogo and the editor
+// integration all take their analyzers from here, so an analyzer added
+// here appears everywhere, and all of them are configured through one
+// Options struct (options.go).
 package analyzers
 
 import (
-	"time"
-
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/summary"
 )
 
-// Options are the settings every analyzer accepts from an integration
-// with its own configuration (the golangci-lint plugin); on the command
-// line they are the -resilvet.* flags.
-type Options struct {
-	IncludeTests bool
-	// Edge, Main and ClientTimeout are notimeout's (see its Config).
-	Edge          bool
-	Main          bool
-	ClientTimeout time.Duration
+// Suite returns the reporting analyzers bound to opts, sorted by name,
+// sharing one fresh summary analyzer. Each reads *opts when a package's
+// run starts, so a driver may fill opts (parse its flags) after building
+// the suite; it must not change opts while packages are analysed.
+func Suite(opts *Options) []*analysis.Analyzer {
+	return On(NewSummary(opts), opts)
 }
 
-// New returns a fresh analyzer of the given name bound to opts, or false
-// if there is no such analyzer.
-func New(name string, opts Options) (*analysis.Analyzer, bool) {
-	switch name {
-	case "ctxdrop":
-		return ctxdrop.New(ctxdrop.Config{IncludeTests: opts.IncludeTests}), true
-	case "notimeout":
-		return notimeout.New(notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}), true
+// NewSummary returns a summary analyzer bound to the options of opts that
+// change the facts (Options.SummaryKey).
+func NewSummary(opts *Options) *analysis.Analyzer {
+	return summary.New(opts.summaryConfig)
+}
+
+// On returns the reporting analyzers bound to opts that read the
+// summaries of sum, a summary analyzer from NewSummary. Integrations that
+// build analyzers one at a time (the golangci-lint plugin) share one sum
+// between analyzers whose SummaryKey is the same, so the package is
+// summarised once.
+func On(sum *analysis.Analyzer, opts *Options) []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		ctxdrop.New(sum, func() ctxdrop.Config { return ctxdrop.Config{IncludeTests: opts.IncludeTests} }),
+		notimeout.New(sum, func() notimeout.Config {
+			return notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}
+		}),
 	}
-	return nil, false
+}
+
+// All returns the reporting analyzers with the default options, sorted
+// by name. The summary analyzer they share is not listed: drivers run it
+// as a dependency.
+func All() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		ctxdrop.Analyzer,
+		notimeout.Analyzer,
+	}
 }
 
 // Documentation returns the named analyzer's documentation in parts, or
@@ -46,14 +62,4 @@ func Documentation(name string) (analysisutil.Doc, bool) {
 		return notimeout.Documentation(), true
 	}
 	return analysisutil.Doc{}, false
-}
-
-// All returns the reporting analyzers, sorted by name. The shared
-// summary analyzer they require is not listed: drivers run it as a
-// dependency.
-func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{
-		ctxdrop.Analyzer,
-		notimeout.Analyzer,
-	}
 }

@@ -38,16 +38,28 @@ func TestSuite(t *testing.T) {
 	}
 }
 
-// TestNewCoversAll checks that every analyzer can be built fresh with
-// options, so integrations that construct analyzers see all of them.
-func TestNewCoversAll(t *testing.T) {
+// TestSuiteCoversAll checks that a suite built from options has every
+// analyzer, sharing one fresh summary analyzer of their own, and that it
+// validates as a run of the suite must.
+func TestSuiteCoversAll(t *testing.T) {
+	opts := analyzers.Options{IncludeTests: true}
+	suite := analyzers.Suite(&opts)
+	require.NoError(t, analysis.Validate(suite))
+	var names, want []string
 	for _, a := range analyzers.All() {
-		fresh, ok := analyzers.New(a.Name, analyzers.Options{IncludeTests: true})
-		require.True(t, ok, a.Name)
-		assert.Equal(t, a.Name, fresh.Name)
-		assert.NotSame(t, a, fresh)
-		assert.Equal(t, a.Requires, fresh.Requires, "fresh analyzers must share the singleton summary analyzer")
+		want = append(want, a.Name)
 	}
-	_, ok := analyzers.New("nosuch", analyzers.Options{})
-	assert.False(t, ok)
+	var sum *analysis.Analyzer
+	for i, a := range suite {
+		names = append(names, a.Name)
+		assert.NotSame(t, analyzers.All()[i], a)
+		last := a.Requires[len(a.Requires)-1]
+		assert.Equal(t, "resilvetsummary", last.Name)
+		if sum == nil {
+			sum = last
+		}
+		assert.Same(t, sum, last, "%s: one summary analyzer per suite", a.Name)
+	}
+	assert.Equal(t, want, names)
+	assert.NotSame(t, analyzers.All()[0].Requires[1], sum, "a suite does not share the default summary analyzer")
 }

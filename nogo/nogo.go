@@ -13,12 +13,13 @@
 //	)
 //
 // nogo sets options only on the analyzers it lists, through each one's
-// "analyzer_flags" in its JSON config; the options resilvet's analyzers
-// share live on the summary analyzer they require, which nogo does not
-// list. Each analyzer here therefore also accepts the shared options
+// "analyzer_flags" in its JSON config, and never on the summary analyzer
+// they require. The analyzers here share one analyzers.Options (Options)
+// and one summary analyzer; each accepts the shared options
 // (include-tests, outbound, timeout-interceptors, transport-timeouts) as
-// its own flags; setting one on either analyzer sets it for both, as the
-// -resilvet.* flags do on the command line. docs/bazel.md has the config.
+// its own flags besides its own options, so setting a shared option on
+// either analyzer sets it for both, as the -resilvet.* flags do on the
+// command line. docs/build-systems.md has the config.
 package nogo
 
 import (
@@ -26,16 +27,27 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/resilvet/resilvet/internal/summary"
+	"github.com/resilvet/resilvet/analyzers"
 )
 
-// WithSharedFlags returns a copy of a whose flags are its own plus the
-// shared options of the summary analyzer (the same values, not copies).
-func WithSharedFlags(a *analysis.Analyzer) *analysis.Analyzer {
-	out := *a
-	out.Flags = flag.FlagSet{}
-	out.Flags.Init(a.Name, flag.ContinueOnError)
-	a.Flags.VisitAll(func(f *flag.Flag) { out.Flags.Var(f.Value, f.Name, f.Usage) })
-	summary.Analyzer.Flags.VisitAll(func(f *flag.Flag) { out.Flags.Var(f.Value, f.Name, f.Usage) })
-	return &out
+// Options are the options of the analyzers exported for nogo, filled by
+// their flags: nogo's driver is one process per package, configured only
+// through the listed analyzers' flags.
+var Options analyzers.Options
+
+var suite = analyzers.Suite(&Options)
+
+// Analyzer returns the named analyzer of the suite bound to Options,
+// with the shared options and its own as its flags, or panics if there
+// is no such analyzer (nogo's packages name them as constants).
+func Analyzer(name string) *analysis.Analyzer {
+	for _, a := range suite {
+		if a.Name == name {
+			a.Flags.Init(name, flag.ContinueOnError)
+			Options.SharedFlags(&a.Flags, "")
+			Options.AnalyzerFlags(&a.Flags, name, "")
+			return a
+		}
+	}
+	panic("internal error: no analyzer " + name)
 }

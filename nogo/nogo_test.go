@@ -16,7 +16,7 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/internal/resilvettest"
-	"github.com/resilvet/resilvet/internal/summary"
+	"github.com/resilvet/resilvet/nogo"
 	nogoctxdrop "github.com/resilvet/resilvet/nogo/ctxdrop"
 	nogonotimeout "github.com/resilvet/resilvet/nogo/notimeout"
 )
@@ -52,11 +52,13 @@ func TestOptionsSetAsAnalyzerFlags(t *testing.T) {
 	require.NoError(t, nogoctxdrop.Analyzer.Flags.Set("include-tests", "true"))
 	t.Cleanup(func() { require.NoError(t, nogoctxdrop.Analyzer.Flags.Set("include-tests", "false")) })
 	analysistest.Run(t, resilvettest.TestData(), nogoctxdrop.Analyzer, "ctxdrop/withtests")
-	assert.Equal(t, "true", summary.Analyzer.Flags.Lookup("include-tests").Value.String(), "the shared value is the summary analyzer's")
+	assert.Equal(t, "true", nogonotimeout.Analyzer.Flags.Lookup("include-tests").Value.String(), "set on one analyzer, a shared option is set for both")
+	assert.True(t, nogo.Options.IncludeTests)
 
 	// timeout-interceptors through notimeout: the named interceptor
 	// bounds the package's gRPC calls.
 	require.NoError(t, nogonotimeout.Analyzer.Flags.Set("timeout-interceptors", "notimeout/interceptorset.Deadline"))
+	t.Cleanup(func() { nogo.Options.TimeoutInterceptors = nil })
 	analysistest.Run(t, resilvettest.TestData(), nogonotimeout.Analyzer, "notimeout/interceptorset")
 
 	// A malformed value fails, as nogo's driver reports it.

@@ -9,26 +9,31 @@
 //
 // Settings (linters.settings.custom.<name>.settings) are typed and
 // validated: an unknown key is an error, as golangci-lint expects. They map
-// onto the command line's options:
+// onto the command line's options (analyzers.Options):
 //
-//	include-tests: true                       # -resilvet.include-tests
+//	include-tests: true                        # -resilvet.include-tests
 //	outbound: ["(*example.com/kv.Client).Get"] # -resilvet.outbound
-//	edge: true                                # notimeout: -notimeout.edge
-//	main: true                                # notimeout: -notimeout.main
-//	client-timeout: 5s                        # notimeout: -notimeout.client-timeout
+//	timeout-interceptors: ["example.com/rpc.Timeout"] # -resilvet.timeout-interceptors
+//	transport-timeouts: true                   # -resilvet.transport-timeouts
+//	edge: true                                 # notimeout: -notimeout.edge
+//	main: true                                 # notimeout: -notimeout.main
+//	client-timeout: 5s                         # notimeout: -notimeout.client-timeout
+//
+// Each linter gets exactly its own settings. Linters whose outbound,
+// timeout-interceptors and transport-timeouts are the same share one
+// summary of each package; give them the same values, or each computes
+// its own.
 package plugin
 
 import (
 	"fmt"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/analyzers"
-	"github.com/resilvet/resilvet/internal/knowledge"
-	"github.com/resilvet/resilvet/internal/summary"
 )
 
 func init() {
@@ -58,8 +63,8 @@ type Settings struct {
 }
 
 type linter struct {
-	name     string
-	settings Settings
+	name string
+	opts analyzers.Options
 }
 
 func newPlugin(name string) register.NewPlugin {
@@ -68,45 +73,61 @@ func newPlugin(name string) register.NewPlugin {
 		if err != nil {
 			return nil, fmt.Errorf("%s settings: %w", name, err)
 		}
-		if len(s.Outbound) > 0 {
-			// Validated now, so a typo fails when golangci-lint starts.
-			if err := knowledge.AddOutbound(strings.Join(s.Outbound, ",")); err != nil {
-				return nil, fmt.Errorf("%s settings: outbound: %w", name, err)
-			}
-		}
-		if len(s.TimeoutInterceptors) > 0 {
-			if err := summary.Analyzer.Flags.Set("timeout-interceptors", strings.Join(s.TimeoutInterceptors, ",")); err != nil {
-				return nil, fmt.Errorf("%s settings: timeout-interceptors: %w", name, err)
-			}
-		}
-		if s.TransportTimeouts {
-			if err := summary.Analyzer.Flags.Set("transport-timeouts", "true"); err != nil {
-				return nil, fmt.Errorf("%s settings: transport-timeouts: %w", name, err)
-			}
+		opts := analyzers.Options{
+			IncludeTests:        s.IncludeTests,
+			Outbound:            s.Outbound,
+			TimeoutInterceptors: s.TimeoutInterceptors,
+			TransportTimeouts:   s.TransportTimeouts,
+			Edge:                s.Edge,
+			Main:                s.Main,
 		}
 		if s.ClientTimeout != "" {
 			d, err := time.ParseDuration(s.ClientTimeout)
 			if err != nil || d <= 0 {
 				return nil, fmt.Errorf("%s settings: client-timeout: want a positive duration such as 10s, got %q", name, s.ClientTimeout)
 			}
+			opts.ClientTimeout = d
 		}
-		return &linter{name: name, settings: s}, nil
+		// Validated now, so a typo fails when golangci-lint starts.
+		if err := opts.Validate(); err != nil {
+			return nil, fmt.Errorf("%s settings: %w", name, err)
+		}
+		return &linter{name: name, opts: opts}, nil
 	}
+}
+
+// summaries holds one summary analyzer per SummaryKey: golangci-lint
+// builds each linter's analyzers separately, and linters with the same
+// summary options must share one summary analyzer to have each package
+// summarised once.
+var summaries struct {
+	sync.Mutex
+	byKey map[string]*analysis.Analyzer
+}
+
+func summaryFor(opts *analyzers.Options) *analysis.Analyzer {
+	summaries.Lock()
+	defer summaries.Unlock()
+	key := opts.SummaryKey()
+	if sum := summaries.byKey[key]; sum != nil {
+		return sum
+	}
+	if summaries.byKey == nil {
+		summaries.byKey = map[string]*analysis.Analyzer{}
+	}
+	sum := analyzers.NewSummary(opts)
+	summaries.byKey[key] = sum
+	return sum
 }
 
 // BuildAnalyzers returns a fresh analyzer bound to the linter's settings.
 func (l *linter) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	timeout, _ := time.ParseDuration(l.settings.ClientTimeout) // validated in newPlugin
-	a, ok := analyzers.New(l.name, analyzers.Options{
-		IncludeTests:  l.settings.IncludeTests,
-		Edge:          l.settings.Edge,
-		Main:          l.settings.Main,
-		ClientTimeout: timeout,
-	})
-	if !ok {
-		return nil, fmt.Errorf("internal error: no analyzer %q", l.name)
+	for _, a := range analyzers.On(summaryFor(&l.opts), &l.opts) {
+		if a.Name == l.name {
+			return []*analysis.Analyzer{a}, nil
+		}
 	}
-	return []*analysis.Analyzer{a}, nil
+	return nil, fmt.Errorf("internal error: no analyzer %q", l.name)
 }
 
 // GetLoadMode asks for type information: every analyzer needs it.

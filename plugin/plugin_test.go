@@ -6,6 +6,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/resilvet/resilvet/analyzers"
@@ -92,4 +93,31 @@ func TestNotimeoutSettings(t *testing.T) {
 
 	_, err = newPlugin(map[string]any{"client-timeout": "soon"})
 	assert.ErrorContains(t, err, "client-timeout")
+}
+
+// TestLintersShareOneSummary: linters whose summary settings agree share
+// one summary analyzer (each package is summarised once), and a linter
+// with other summary settings gets its own, so no setting leaks from one
+// linter's block into another's.
+func TestLintersShareOneSummary(t *testing.T) {
+	build := func(name string, settings map[string]any) *analysis.Analyzer {
+		newPlugin, err := register.GetPlugin(name)
+		require.NoError(t, err)
+		p, err := newPlugin(settings)
+		require.NoError(t, err)
+		built, err := p.BuildAnalyzers()
+		require.NoError(t, err)
+		return built[0]
+	}
+	summaryOf := func(a *analysis.Analyzer) *analysis.Analyzer { return a.Requires[len(a.Requires)-1] }
+	shared := map[string]any{"outbound": []string{"(*example.com/kv.Client).GetContext"}}
+	ctxdrop := build("ctxdrop", map[string]any{"outbound": shared["outbound"], "include-tests": true})
+	notimeout := build("notimeout", map[string]any{"outbound": shared["outbound"], "edge": true})
+	assert.Same(t, summaryOf(ctxdrop), summaryOf(notimeout))
+	require.NoError(t, analysis.Validate([]*analysis.Analyzer{ctxdrop, notimeout}))
+
+	other := build("notimeout", map[string]any{})
+	assert.NotSame(t, summaryOf(notimeout), summaryOf(other))
+	// The outbound setting of the first blocks does not reach this one.
+	analysistest.Run(t, resilvettest.TestData(), other, "notimeout/customoff")
 }

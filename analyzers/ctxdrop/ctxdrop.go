@@ -22,25 +22,25 @@ const name = "ctxdrop"
 
 // Config holds ctxdrop's options. The zero value is the default.
 type Config struct {
-	// IncludeTests reports findings in _test.go files too. The shared
-	// -resilvet.include-tests flag turns it on for every analyzer.
+	// IncludeTests reports findings in _test.go files too.
 	IncludeTests bool
 }
 
 // Analyzer reports request contexts dropped on the way to outbound work,
 // with the default configuration.
-var Analyzer = New(Config{})
+var Analyzer = New(summary.Analyzer, func() Config { return Config{} })
 
-// New returns a ctxdrop analyzer bound to cfg. Integrations that carry
-// their own settings (the golangci-lint plugin) build fresh analyzers
-// with it instead of mutating flags shared by the whole process.
-func New(cfg Config) *analysis.Analyzer {
+// New returns a ctxdrop analyzer that reads the summaries of sum (a
+// summary analyzer) and whose configuration is config(), read when each
+// package's run starts. Drivers build their analyzers through
+// analyzers.Suite, which fills both from one options struct.
+func New(sum *analysis.Analyzer, config func() Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     name,
 		Doc:      doc.Render(),
 		URL:      analysisutil.URL(name),
-		Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
-		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+		Requires: []*analysis.Analyzer{inspect.Analyzer, sum},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, sum, config()) },
 	}
 }
 
@@ -72,8 +72,8 @@ type inScope struct {
 	expr string     // how to write it: "ctx" or "r.Context()"
 }
 
-func run(pass *analysis.Pass, cfg Config) (any, error) {
-	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
+	sum := pass.ResultOf[summaries].(*summary.Result)
 	// Fast path: a function can only have a context in scope if its
 	// package names context.Context or *http.Request.
 	if !analysisutil.Imports(pass, "context", "net/http") {
@@ -83,7 +83,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	c := &checker{
 		pass:     pass,
 		sum:      sum,
-		rep:      report.New(pass, name, cfg.IncludeTests || sum.IncludeTests, "contextcheck"),
+		rep:      report.New(pass, name, cfg.IncludeTests, "contextcheck"),
 		fixes:    newFixer(pass),
 		scope:    map[ast.Node]*inScope{},
 		deferred: map[*ast.FuncLit]bool{},

@@ -1,7 +1,6 @@
 package notimeout
 
 import (
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -23,8 +22,7 @@ const name = "notimeout"
 
 // Config holds notimeout's options. The zero value is the default.
 type Config struct {
-	// IncludeTests reports findings in _test.go files too. The shared
-	// -resilvet.include-tests flag turns it on for every analyzer.
+	// IncludeTests reports findings in _test.go files too.
 	IncludeTests bool
 	// Edge reports HTTP handlers whose r.Context() reaches an outbound
 	// call unbounded: without middleware that sets a deadline, the
@@ -34,78 +32,45 @@ type Config struct {
 	// one-shot tool, which a user can interrupt).
 	Main bool
 	// ClientTimeout is the duration the suggested fixes write; 0 means
-	// 10 s.
+	// DefaultClientTimeout. It must be a whole number of milliseconds.
 	ClientTimeout time.Duration
 }
 
-// Analyzer reports outbound calls that nothing bounds in time, with the
-// default configuration; its flags set that configuration.
-var Analyzer = newWithFlags()
+// DefaultClientTimeout is the duration the suggested fixes write unless
+// Config.ClientTimeout says otherwise.
+const DefaultClientTimeout = 10 * time.Second
 
-// New returns a notimeout analyzer bound to cfg. Integrations that carry
-// their own settings (the golangci-lint plugin) build fresh analyzers with
-// it instead of mutating flags shared by the whole process.
-func New(cfg Config) *analysis.Analyzer {
+// Analyzer reports outbound calls that nothing bounds in time, with the
+// default configuration.
+var Analyzer = New(summary.Analyzer, func() Config { return Config{} })
+
+// New returns a notimeout analyzer that reads the summaries of sum (a
+// summary analyzer) and whose configuration is config(), read when each
+// package's run starts. Drivers build their analyzers through
+// analyzers.Suite, which fills both from one options struct.
+func New(sum *analysis.Analyzer, config func() Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     name,
 		Doc:      doc.Render(),
 		URL:      analysisutil.URL(name),
-		Requires: []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer},
-		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, cfg) },
+		Requires: []*analysis.Analyzer{inspect.Analyzer, sum},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, sum, config()) },
 	}
 }
 
-// newWithFlags returns the command line's analyzer: its flags fill one
-// Config that run reads.
-func newWithFlags() *analysis.Analyzer {
-	cfg := &Config{ClientTimeout: defaultTimeout}
-	a := New(Config{})
-	a.Run = func(pass *analysis.Pass) (any, error) { return run(pass, *cfg) }
-	a.Flags.BoolVar(&cfg.Edge, "edge", false, "report HTTP handlers whose r.Context() reaches an outbound call with no deadline")
-	a.Flags.BoolVar(&cfg.Main, "main", false, "report in package main of one-shot tools too")
-	a.Flags.Var(durationFlag{&cfg.ClientTimeout}, "client-timeout", "the timeout the suggested fixes write (default 10s)")
-	return a
-}
-
-const defaultTimeout = 10 * time.Second
-
-// durationFlag rejects durations a fix cannot use.
-type durationFlag struct{ d *time.Duration }
-
-func (f durationFlag) String() string {
-	if f.d == nil {
-		return defaultTimeout.String()
-	}
-	return f.d.String()
-}
-
-func (f durationFlag) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	if d <= 0 || d%time.Millisecond != 0 {
-		return fmt.Errorf("client-timeout must be a positive whole number of milliseconds, got %s", s)
-	}
-	*f.d = d
-	return nil
-}
-
-var _ flag.Value = durationFlag{}
-
-func run(pass *analysis.Pass, cfg Config) (any, error) {
-	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
+	sum := pass.ResultOf[summaries].(*summary.Result)
 	if len(sum.Findings) == 0 && (!cfg.Edge || len(sum.Handlers) == 0) {
 		return nil, nil
 	}
 	if cfg.ClientTimeout <= 0 {
-		cfg.ClientTimeout = defaultTimeout
+		cfg.ClientTimeout = DefaultClientTimeout
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	if pass.Pkg.Name() == "main" && !cfg.Main && !startsServer(pass, ins) {
 		return nil, nil
 	}
-	includeTests := cfg.IncludeTests || sum.IncludeTests
+	includeTests := cfg.IncludeTests
 	if !includeTests && isTestSupport(pass.Pkg.Path()) {
 		return nil, nil
 	}

@@ -6,12 +6,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/internal/resilvettest"
-	"github.com/resilvet/resilvet/internal/summary"
 )
 
 func TestBasic(t *testing.T) {
@@ -32,33 +31,29 @@ func TestFixes(t *testing.T) {
 }
 
 func TestEdgeMode(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{Edge: true}), "notimeout/edge")
+	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Edge: true}), "notimeout/edge")
 }
 
 // TestEdgeOffByDefault runs the same handlers without edge mode: the
 // package has no // want lines, so any finding fails the test.
 func TestEdgeOffByDefault(t *testing.T) {
-	results := analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{}), "notimeout/edgeoff")
+	results := analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{}), "notimeout/edgeoff")
 	assert.Empty(t, results[0].Diagnostics)
 }
 
 func TestPackageMain(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/tool", "notimeout/service")
-	analysistest.Run(t, resilvettest.TestData(), notimeout.New(notimeout.Config{Main: true}), "notimeout/toolmain")
+	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Main: true}), "notimeout/toolmain")
 }
 
 // TestOutboundOption proves the shared -resilvet.outbound option changes
 // findings: the same call is silent without it and reported with it.
 func TestOutboundOption(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/customoff")
-	require.NoError(t, summary.Analyzer.Flags.Set("outbound", "(*example.com/kv.Client).GetContext"))
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/custom")
-}
-
-func TestClientTimeoutFlag(t *testing.T) {
-	require.Error(t, notimeout.Analyzer.Flags.Set("client-timeout", "-1s"))
-	require.Error(t, notimeout.Analyzer.Flags.Set("client-timeout", "soon"))
-	require.NoError(t, notimeout.Analyzer.Flags.Set("client-timeout", "10s"))
+	custom := resilvettest.Analyzer(t, "notimeout", analyzers.Options{Outbound: []string{"(*example.com/kv.Client).GetContext"}})
+	analysistest.Run(t, resilvettest.TestData(), custom, "notimeout/custom")
+	// The default analyzer is untouched by another suite's options.
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/customoff")
 }
 
 func TestPeersLabelledSites(t *testing.T) {
@@ -79,23 +74,22 @@ func TestRuntimeDeadlineInterceptor(t *testing.T) {
 // constructor makes the package's gRPC calls bounded.
 func TestTimeoutInterceptorsOption(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/interceptor")
-	require.NoError(t, summary.Analyzer.Flags.Set("timeout-interceptors", "notimeout/interceptorset.Deadline"))
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/interceptorset")
+	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{TimeoutInterceptors: []string{"notimeout/interceptorset.Deadline"}})
+	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/interceptorset")
 }
 
 // TestTransportTimeoutsOption proves that transport-level timeouts bound
 // a client only when the option says so.
 func TestTransportTimeoutsOption(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transport")
-	require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "true"))
-	defer func() { require.NoError(t, summary.Analyzer.Flags.Set("transport-timeouts", "false")) }()
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transportset")
+	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{TransportTimeouts: true})
+	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/transportset")
 }
 
 // TestClientTimeoutChangesFixes proves the option's effect: the fixes
 // write the configured duration.
 func TestClientTimeoutChangesFixes(t *testing.T) {
-	a := notimeout.New(notimeout.Config{ClientTimeout: 1500 * time.Millisecond})
+	a := resilvettest.Analyzer(t, "notimeout", analyzers.Options{ClientTimeout: 1500 * time.Millisecond})
 	var texts []string
 	for _, r := range analysistest.Run(t, resilvettest.TestData(), a, "notimeout/fix") {
 		for _, d := range r.Diagnostics {

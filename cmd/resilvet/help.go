@@ -43,7 +43,7 @@ func printHelp(w io.Writer, args []string) int {
 	}
 	fmt.Fprintf(w, helpText, list.String())
 	fmt.Fprintln(w, "\nEvery standalone flag:")
-	fs := newCommand().FlagSet()
+	fs := newCommand(new(analyzers.Options)).FlagSet()
 	fs.VisitAll(func(f *flag.Flag) {
 		if strings.HasPrefix(f.Name, "debug.") && f.Name != "debug.measure-analyzers" {
 			return // the runner's profiling switches

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -28,8 +29,9 @@ func main() {
 	case checkerMode(args):
 		// The vet and fix protocols and the fix-applying flags are x/tools'
 		// checker's: recognised before anything else, unchanged.
-		liftSharedFlags()
-		multichecker.Main(analyzers.All()...)
+		var opts analyzers.Options
+		addOptionFlags(flag.CommandLine, &opts)
+		multichecker.Main(analyzers.Suite(&opts)...)
 	default:
 		os.Exit(runStandalone(args))
 	}

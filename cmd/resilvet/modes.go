@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/resilvet/resilvet/analyzers"
-	"github.com/resilvet/resilvet/internal/summary"
 )
 
 // checkerFlags are the flags only x/tools' checker has: the vet and fix
@@ -49,27 +48,14 @@ func isAnalyzer(name string) bool {
 	return false
 }
 
-// liftSharedFlags exposes the options of the shared summary analyzer as
-// -resilvet.<name> on the checker's command line. Drivers register only
-// the flags of the analyzers named on the command line, so without this
-// the shared options would be unreachable; registering them on the
-// command line's flag set also lists them in -flags, which is how go vet
-// learns which flags to pass through.
-func liftSharedFlags() { addSharedFlags(flag.CommandLine) }
-
-// addSharedFlags registers the shared options as -resilvet.<name> on fs.
-func addSharedFlags(fs *flag.FlagSet) {
-	summary.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-		fs.Var(f.Value, "resilvet."+f.Name, f.Usage)
-	})
-}
-
-// addAnalyzerFlags registers each analyzer's own options as
-// -<analyzer>.<name> on fs, as x/tools' checker names them.
-func addAnalyzerFlags(fs *flag.FlagSet) {
+// addOptionFlags registers every analyzer option on fs, filling opts:
+// the shared ones as -resilvet.<name>, each analyzer's own as
+// -<analyzer>.<name>, the names x/tools' checker gives an analyzer's
+// flags. In checker mode fs is the command line's flag set, which is also
+// what -flags lists, so go vet learns that it may pass them through.
+func addOptionFlags(fs *flag.FlagSet, opts *analyzers.Options) {
+	opts.SharedFlags(fs, "resilvet.")
 	for _, a := range analyzers.All() {
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
-		})
+		opts.AnalyzerFlags(fs, a.Name, a.Name+".")
 	}
 }

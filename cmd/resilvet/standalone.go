@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/internal/analysisutil"
-	"github.com/resilvet/resilvet/internal/summary"
 )
 
 // cacheEnv names the directory of the standalone runner's cache of facts
@@ -29,14 +27,15 @@ const cacheEnv = "RESILVET_CACHE"
 // diagnostics are cached on disk, and output is text, stylish, json or
 // sarif (-f). It returns the exit status.
 func runStandalone(args []string) int {
-	cmd := newCommand()
+	var opts analyzers.Options
+	cmd := newCommand(&opts)
 	fs := cmd.FlagSet()
 	cmd.ParseFlags(args)
-	testsByDefault(fs)
+	testsByDefault(fs, &opts)
 	if name := fs.Lookup("explain").Value.String(); name != "" {
 		return explain(name)
 	}
-	dir, err := cacheDir(fs)
+	dir, err := cacheDir(&opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
@@ -56,25 +55,24 @@ func runStandalone(args []string) int {
 // analyzers do not report in _test.go files by default, and a package's
 // test variant analyses its other files a second time, doubling the time
 // and the peak memory of the largest packages.
-func testsByDefault(fs *flag.FlagSet) {
+func testsByDefault(fs *flag.FlagSet, opts *analyzers.Options) {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "tests" })
-	if !set && fs.Lookup("resilvet.include-tests").Value.String() != "true" {
+	if !set && !opts.IncludeTests {
 		fs.Set("tests", "false")
 	}
 }
 
-// newCommand returns the runner's command with resilvet's analyzers and
-// options registered.
-func newCommand() *lintcmd.Command {
+// newCommand returns the runner's command with resilvet's analyzers
+// registered, bound to opts, and the flags that fill opts.
+func newCommand(opts *analyzers.Options) *lintcmd.Command {
 	cmd := lintcmd.NewCommand("resilvet")
 	v := version()
 	cmd.SetVersion(v, v)
 	fs := cmd.FlagSet()
 	fs.Usage = func() { printHelp(os.Stderr, nil) }
-	addSharedFlags(fs)
-	addAnalyzerFlags(fs)
-	for _, a := range analyzers.All() {
+	addOptionFlags(fs, opts)
+	for _, a := range analyzers.Suite(opts) {
 		d, _ := analyzers.Documentation(a.Name)
 		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(d)})
 	}
@@ -126,11 +124,10 @@ func explain(name string) int {
 	return 0
 }
 
-// cacheDir returns the cache directory for the options fs holds: the
-// base directory (RESILVET_CACHE, or resilvet/ in the user's cache
-// directory) and a subdirectory named by a hash of every analyzer
-// option's value.
-func cacheDir(fs *flag.FlagSet) (string, error) {
+// cacheDir returns the cache directory for opts: the base directory
+// (RESILVET_CACHE, or resilvet/ in the user's cache directory) and a
+// subdirectory named by a hash of every option's value.
+func cacheDir(opts *analyzers.Options) (string, error) {
 	base := os.Getenv(cacheEnv)
 	if base == "" {
 		user, err := os.UserCacheDir()
@@ -141,14 +138,7 @@ func cacheDir(fs *flag.FlagSet) (string, error) {
 	} else if !filepath.IsAbs(base) {
 		return "", fmt.Errorf("%s must be an absolute path, not %q", cacheEnv, base)
 	}
-	var opts []string
-	add := func(prefix string, f *flag.Flag) { opts = append(opts, prefix+f.Name+"="+f.Value.String()) }
-	summary.Analyzer.Flags.VisitAll(func(f *flag.Flag) { add("resilvet.", f) })
-	for _, a := range analyzers.All() {
-		a.Flags.VisitAll(func(f *flag.Flag) { add(a.Name+".", f) })
-	}
-	sort.Strings(opts)
-	sum := sha256.Sum256([]byte(strings.Join(opts, "\n")))
+	sum := sha256.Sum256([]byte(opts.Key()))
 	return filepath.Join(base, "options-"+hex.EncodeToString(sum[:8])), nil
 }
 

@@ -158,7 +158,8 @@ func TwinOf(fullName string) (Twin, bool) {
 
 // OutboundOf reports whether the named function performs outbound I/O,
 // from the exact table, then the patterns (whose methods take a context
-// first: the caller checks the signature), then the user's additions.
+// first: the caller checks the signature). Extensions.OutboundOf adds the
+// user's names.
 func OutboundOf(fullName string) (Outbound, bool) {
 	o, ok := outbound[fullName]
 	if ok {
@@ -172,15 +173,12 @@ func OutboundOf(fullName string) (Outbound, bool) {
 			return p.Outbound, true
 		}
 	}
-	o, ok = extraOutbound[fullName]
-	return o, ok
+	return Outbound{}, false
 }
 
 // TimeoutInterceptorOf reports whether the named function builds a gRPC
 // client interceptor that puts a deadline on every call without one.
-func TimeoutInterceptorOf(fullName string) bool {
-	return timeoutInterceptors[fullName] || extraInterceptors[fullName]
-}
+func TimeoutInterceptorOf(fullName string) bool { return timeoutInterceptors[fullName] }
 
 // IsRootContext reports whether the named function returns a context that
 // never expires and carries no request values (context.Background, TODO).
@@ -266,21 +264,58 @@ var NonIdempotentHTTPMethods = map[string]bool{"POST": true, "PATCH": true, "CON
 // deduplicate repeated non-idempotent requests.
 var IdempotencyKeyHeaders = map[string]bool{"Idempotency-Key": true, "X-Idempotency-Key": true}
 
-// extraOutbound holds user-supplied outbound functions (AddOutbound).
-var extraOutbound = map[string]Outbound{}
-
-// AddOutbound parses a comma-separated list of full function names and
-// records them as outbound calls of unknown kind. It is how users extend
-// the table from a flag or a plugin setting without forking.
-func AddOutbound(list string) error {
-	return eachName(list, func(name string) {
-		extraOutbound[name] = Outbound{Kind: Custom, CtxParam: -1, Bound: ByContext}
-	})
+// Extensions are the names a user adds to the tables through the
+// options (-resilvet.outbound, -resilvet.timeout-interceptors, or the
+// plugin's settings). They are a value the options build, not a change
+// to the tables, so analyzers with different options can run in one
+// process. The nil *Extensions adds nothing.
+type Extensions struct {
+	outbound     map[string]Outbound
+	interceptors map[string]bool
 }
 
-// eachName validates every name of a comma-separated list, then hands
-// each to add; nothing is added when one is malformed.
-func eachName(list string, add func(string)) error {
+// NewExtensions validates the full names of extra outbound functions and
+// of extra timeout-interceptor constructors, and returns them as
+// Extensions; nothing is returned when a name is malformed.
+func NewExtensions(outbound, interceptors []string) (*Extensions, error) {
+	x := &Extensions{outbound: map[string]Outbound{}, interceptors: map[string]bool{}}
+	for _, name := range outbound {
+		if err := ValidFullName(name); err != nil {
+			return nil, fmt.Errorf("outbound: %w", err)
+		}
+		// Unknown kind, bounded by a context argument if it takes one.
+		x.outbound[name] = Outbound{Kind: Custom, CtxParam: -1, Bound: ByContext}
+	}
+	for _, name := range interceptors {
+		if err := ValidFullName(name); err != nil {
+			return nil, fmt.Errorf("timeout-interceptors: %w", err)
+		}
+		x.interceptors[name] = true
+	}
+	return x, nil
+}
+
+// OutboundOf is the package's OutboundOf, then the user's names.
+func (x *Extensions) OutboundOf(fullName string) (Outbound, bool) {
+	if o, ok := OutboundOf(fullName); ok {
+		return o, true
+	}
+	if x == nil {
+		return Outbound{}, false
+	}
+	o, ok := x.outbound[fullName]
+	return o, ok
+}
+
+// TimeoutInterceptorOf is the package's TimeoutInterceptorOf, then the
+// user's names.
+func (x *Extensions) TimeoutInterceptorOf(fullName string) bool {
+	return TimeoutInterceptorOf(fullName) || x != nil && x.interceptors[fullName]
+}
+
+// SplitNames splits a comma-separated list of full function names (a
+// flag's value), dropping blanks, and validates each.
+func SplitNames(list string) ([]string, error) {
 	var names []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
@@ -288,23 +323,11 @@ func eachName(list string, add func(string)) error {
 			continue
 		}
 		if err := ValidFullName(name); err != nil {
-			return err
+			return nil, err
 		}
 		names = append(names, name)
 	}
-	for _, n := range names {
-		add(n)
-	}
-	return nil
-}
-
-// extraInterceptors holds user-supplied timeout interceptor constructors.
-var extraInterceptors = map[string]bool{}
-
-// AddTimeoutInterceptors records a comma-separated list of full function
-// names as constructors of gRPC client interceptors that set a deadline.
-func AddTimeoutInterceptors(list string) error {
-	return eachName(list, func(name string) { extraInterceptors[name] = true })
+	return names, nil
 }
 
 // ValidFullName checks that name has the shape of (*types.Func).FullName:

@@ -79,13 +79,36 @@ func TestValidFullName(t *testing.T) {
 	}
 }
 
-func TestAddOutbound(t *testing.T) {
-	require.NoError(t, knowledge.AddOutbound(" (*example.com/kv.Client).Get , example.com/kv.Dial,"))
-	_, ok := knowledge.OutboundOf("(*example.com/kv.Client).Get")
+func TestExtensions(t *testing.T) {
+	names, err := knowledge.SplitNames(" (*example.com/kv.Client).Get , example.com/kv.Dial,")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"(*example.com/kv.Client).Get", "example.com/kv.Dial"}, names)
+	_, err = knowledge.SplitNames("kv.Client.Get(")
+	assert.ErrorContains(t, err, "invalid function name")
+
+	x, err := knowledge.NewExtensions(names, []string{"example.com/rpc.Timeout"})
+	require.NoError(t, err)
+	for _, name := range names {
+		_, ok := x.OutboundOf(name)
+		assert.True(t, ok, name)
+		_, ok = knowledge.OutboundOf(name)
+		assert.False(t, ok, "%s: extensions must not change the tables", name)
+	}
+	_, ok := x.OutboundOf("(*net/http.Client).Do")
+	assert.True(t, ok, "the tables still answer through extensions")
+	assert.True(t, x.TimeoutInterceptorOf("example.com/rpc.Timeout"))
+	assert.False(t, knowledge.TimeoutInterceptorOf("example.com/rpc.Timeout"))
+
+	var none *knowledge.Extensions
+	_, ok = none.OutboundOf("example.com/kv.Dial")
+	assert.False(t, ok)
+	_, ok = none.OutboundOf("(*net/http.Client).Do")
 	assert.True(t, ok)
-	_, ok = knowledge.OutboundOf("example.com/kv.Dial")
-	assert.True(t, ok)
-	assert.ErrorContains(t, knowledge.AddOutbound("kv.Client.Get("), "invalid function name")
+
+	_, err = knowledge.NewExtensions([]string{"not a name"}, nil)
+	assert.ErrorContains(t, err, "outbound: invalid function name")
+	_, err = knowledge.NewExtensions(nil, []string{"rpc.Timeout("})
+	assert.ErrorContains(t, err, "timeout-interceptors: invalid function name")
 }
 
 func TestLookupsAreTotal(t *testing.T) {

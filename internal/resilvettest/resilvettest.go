@@ -6,6 +6,11 @@ package resilvettest
 import (
 	"path/filepath"
 	"runtime"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilvet/resilvet/analyzers"
 )
 
 // TestData returns the absolute path of the repository's testdata
@@ -16,4 +21,21 @@ func TestData() string {
 		panic("internal error: no caller information")
 	}
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+}
+
+// Analyzer returns the named analyzer of a suite bound to opts, built the
+// way every driver builds it (analyzers.Suite), so tests of an option go
+// through the same path as the flags and settings that fill it.
+func Analyzer(t testing.TB, name string, opts analyzers.Options) *analysis.Analyzer {
+	t.Helper()
+	if err := opts.Validate(); err != nil {
+		t.Fatalf("options: %v", err)
+	}
+	for _, a := range analyzers.Suite(&opts) {
+		if a.Name == name {
+			return a
+		}
+	}
+	t.Fatalf("no analyzer %q", name)
+	return nil
 }

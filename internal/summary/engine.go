@@ -48,6 +48,10 @@ type engine struct {
 	funcs []*ssa.Function
 	local map[*ssa.Function]*fnInfo
 	byObj map[*types.Func]*fnInfo
+	// ext holds the user's additions to the knowledge tables.
+	ext *knowledge.Extensions
+	// transportTimeouts is the option of that name (Config).
+	transportTimeouts bool
 	// ifaceSums holds the claims of the package's interface methods.
 	ifaceSums map[*types.Func]*FuncSummary
 	// stores lists, per struct field and package-level variable, every
@@ -76,17 +80,20 @@ type engine struct {
 	pending map[*ssa.Function][]Reach
 }
 
-func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function) *engine {
+func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function, ext *knowledge.Extensions, transportTimeouts bool) *engine {
 	e := &engine{
-		pass:      pass,
-		res:       res,
-		local:     map[*ssa.Function]*fnInfo{},
-		byObj:     map[*types.Func]*fnInfo{},
-		ifaceSums: map[*types.Func]*FuncSummary{},
-		stores:    map[*types.Var][]ssa.Value{},
-		varMemo:   map[varKey]value{},
-		varBusy:   map[*types.Var]bool{},
-		seen:      map[findingKey]bool{},
+		pass: pass,
+		res:  res,
+		ext:  ext,
+
+		transportTimeouts: transportTimeouts,
+		local:             map[*ssa.Function]*fnInfo{},
+		byObj:             map[*types.Func]*fnInfo{},
+		ifaceSums:         map[*types.Func]*FuncSummary{},
+		stores:            map[*types.Var][]ssa.Value{},
+		varMemo:           map[varKey]value{},
+		varBusy:           map[*types.Var]bool{},
+		seen:              map[findingKey]bool{},
 
 		configuredLater: map[*types.Var]bool{},
 		pending:         map[*ssa.Function][]Reach{},
@@ -203,7 +210,7 @@ func (e *engine) index(fn *ssa.Function) {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case ssa.CallInstruction:
-				if knowledge.TimeoutInterceptorOf(calleeName(instr.Common())) {
+				if e.ext.TimeoutInterceptorOf(calleeName(instr.Common())) {
 					e.res.grpcTimeoutInterceptor = true
 				}
 			case *ssa.Store:
@@ -429,7 +436,7 @@ func (e *engine) summariseFunc(fn *ssa.Function) bool {
 func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction, inLoop bool) {
 	c := instr.Common()
 	name := calleeName(c)
-	if o, ok := knowledge.OutboundOf(name); ok && e.outboundApplies(c, o) {
+	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		info.outbound[o.Kind.String()] = true
 		e.checkOutbound(info, instr, name, o)
 	}

@@ -24,7 +24,6 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -33,62 +32,47 @@ import (
 	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
-// Analyzer computes function summaries and exports them as facts. Its
-// flags are the options shared by all resilvet analyzers; cmd/resilvet
-// lifts them to the command line as -resilvet.<flag>, because drivers only
-// expose the flags of the analyzers named on the command line.
-var Analyzer = &analysis.Analyzer{
-	Name:       "resilvetsummary",
-	Doc:        "compute per-function resilience summaries (context use, outbound I/O) shared by the resilvet analyzers",
-	URL:        analysisutil.URL("summary"),
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
-	Run:        run,
-	FactTypes:  []analysis.Fact{(*FuncSummary)(nil), (*ValueSummary)(nil)},
-	ResultType: reflect.TypeFor[*Result](),
+// Config holds the options that change the engine's claims, and so the
+// facts: the names a user adds to the knowledge tables and how much an
+// http.Transport's own timeouts count. The zero value is the default.
+// Options that only filter reports (include-tests) are the reporting
+// analyzers'.
+type Config struct {
+	// Outbound lists extra outbound functions by full name
+	// ("(*example.com/kv.Client).Get").
+	Outbound []string
+	// TimeoutInterceptors lists the functions that build gRPC client
+	// interceptors setting a deadline.
+	TimeoutInterceptors []string
+	// TransportTimeouts counts an http.Transport with
+	// ResponseHeaderTimeout and a dialer with Timeout as bounding its
+	// client.
+	TransportTimeouts bool
 }
 
-// Shared options, set through Analyzer.Flags.
-var (
-	includeTests      bool
-	transportTimeouts bool
-	outboundList      = listFlag{add: knowledge.AddOutbound}
-	interceptorList   = listFlag{add: knowledge.AddTimeoutInterceptors}
-)
+// Analyzer is the summary analyzer with the default configuration, which
+// the reporting analyzers' default instances require.
+var Analyzer = New(func() Config { return Config{} })
 
-func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "include-tests", false, "report findings in _test.go files too")
-	Analyzer.Flags.Var(&outboundList, "outbound", "comma-separated full names of extra outbound functions, e.g. (*example.com/kv.Client).Get")
-	Analyzer.Flags.Var(&interceptorList, "timeout-interceptors", "comma-separated full names of functions that build gRPC client interceptors setting a deadline, e.g. example.com/rpc.Timeout")
-	Analyzer.Flags.BoolVar(&transportTimeouts, "transport-timeouts", false, "count an http.Transport with ResponseHeaderTimeout and a dialer with Timeout as bounding its client")
-}
-
-// listFlag is a comma-separated list of function names, validated and
-// added to the knowledge tables as it is set, so a typo fails at start-up.
-type listFlag struct {
-	names []string
-	add   func(string) error
-}
-
-func (l *listFlag) String() string {
-	if l == nil {
-		return ""
+// New returns a summary analyzer whose configuration is config(), read
+// when each package's run starts: drivers build their analyzers before
+// they parse the flags that fill the options. One run must use one
+// summary analyzer: the framework lets only one analyzer register a fact
+// type, and facts pass only between runs of the same analyzer.
+func New(config func() Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       "resilvetsummary",
+		Doc:        "compute per-function resilience summaries (context use, outbound I/O) shared by the resilvet analyzers",
+		URL:        analysisutil.URL("summary"),
+		Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, config()) },
+		FactTypes:  []analysis.Fact{(*FuncSummary)(nil), (*ValueSummary)(nil)},
+		ResultType: reflect.TypeFor[*Result](),
 	}
-	return strings.Join(l.names, ",")
-}
-
-func (l *listFlag) Set(v string) error {
-	if err := l.add(v); err != nil {
-		return err
-	}
-	l.names = append(l.names, v)
-	return nil
 }
 
 // Result is what the reporting analyzers read.
 type Result struct {
-	// IncludeTests is the shared option: report in _test.go files too.
-	IncludeTests bool
-
 	// Roots lists every root-context creation in the package, in source
 	// order, with the places its value flows to.
 	Roots []*RootUse
@@ -140,12 +124,15 @@ func (r *Result) DropPositions(fn *types.Func) []token.Pos {
 	return r.dropPos[fn.Origin()]
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, cfg Config) (any, error) {
+	ext, err := knowledge.NewExtensions(cfg.Outbound, cfg.TimeoutInterceptors)
+	if err != nil {
+		return nil, err // the drivers validate the options before any run
+	}
 	res := &Result{
-		IncludeTests: includeTests,
-		local:        map[*types.Func]*FuncSummary{},
-		imported:     map[*types.Func]*FuncSummary{},
-		dropPos:      map[*types.Func][]token.Pos{},
+		local:    map[*types.Func]*FuncSummary{},
+		imported: map[*types.Func]*FuncSummary{},
+		dropPos:  map[*types.Func][]token.Pos{},
 	}
 	// The SSA pass is always there under a driver; a harness that runs
 	// the summary on ill-typed code (the fuzz test) leaves it out, and a
@@ -155,7 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ok || !mayReachOutbound(pass.Pkg) {
 		return res, nil
 	}
-	e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs)
+	e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs, ext, cfg.TransportTimeouts)
 	res.Roots = findRoots(e.funcs, contextInterface(pass.Pkg))
 	e.ctxClaims(res.Roots)
 	e.run()

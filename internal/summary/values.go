@@ -389,7 +389,7 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 					return bounded()
 				}
 			}
-			if name == "Transport" && transportTimeouts && ev.transportBounded(r) {
+			if name == "Transport" && ev.e.transportTimeouts && ev.transportBounded(r) {
 				return bounded()
 			}
 		case *ssa.Call:

@@ -2,10 +2,7 @@
 // package nogo.
 package ctxdrop
 
-import (
-	"github.com/resilvet/resilvet/analyzers/ctxdrop"
-	"github.com/resilvet/resilvet/nogo"
-)
+import "github.com/resilvet/resilvet/nogo"
 
 // Analyzer is ctxdrop with the shared options among its flags.
-var Analyzer = nogo.WithSharedFlags(ctxdrop.Analyzer)
+var Analyzer = nogo.Analyzer("ctxdrop")

@@ -1,0 +1,147 @@
+package analyzers
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/resilvet/resilvet/analyzers/notimeout"
+	"github.com/resilvet/resilvet/internal/knowledge"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+// Options are the settings of every resilvet analyzer, in one struct that
+// each driver fills: the command line's flags (Flags), the golangci-lint
+// plugin's settings, nogo's analyzer_flags. The zero value is the
+// default. Nothing in the analyzers is configured any other way, so
+// analyzers with different options can run in one process.
+type Options struct {
+	// Shared by every analyzer (-resilvet.<name> on the command line).
+
+	// IncludeTests reports findings in _test.go files too.
+	IncludeTests bool
+	// Outbound lists extra outbound functions by full name, e.g.
+	// "(*example.com/kv.Client).Get".
+	Outbound []string
+	// TimeoutInterceptors lists the functions that build gRPC client
+	// interceptors setting a deadline, e.g. "example.com/rpc.Timeout".
+	TimeoutInterceptors []string
+	// TransportTimeouts counts an http.Transport with
+	// ResponseHeaderTimeout and a dialer with Timeout as bounding its
+	// client.
+	TransportTimeouts bool
+
+	// notimeout's (-notimeout.<name>): see notimeout.Config.
+
+	Edge          bool
+	Main          bool
+	ClientTimeout time.Duration
+}
+
+// Validate reports the first option a run could not use.
+func (o *Options) Validate() error {
+	if _, err := knowledge.NewExtensions(o.Outbound, o.TimeoutInterceptors); err != nil {
+		return err
+	}
+	return validClientTimeout(o.ClientTimeout)
+}
+
+func validClientTimeout(d time.Duration) error {
+	if d < 0 || d%time.Millisecond != 0 {
+		return fmt.Errorf("client-timeout must be a positive whole number of milliseconds (or 0 for the default), got %s", d)
+	}
+	return nil
+}
+
+// summaryConfig is the part of the options the summary analyzer reads.
+func (o *Options) summaryConfig() summary.Config {
+	return summary.Config{Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, TransportTimeouts: o.TransportTimeouts}
+}
+
+// SummaryKey identifies the options that change the summaries (and so
+// the facts): analyzers whose keys are equal can share one summary
+// analyzer.
+func (o *Options) SummaryKey() string { return encode(o.summaryConfig()) }
+
+// Key identifies every option's value, for caches of findings.
+func (o *Options) Key() string { return encode(o) }
+
+func encode(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("internal error: options do not encode: " + err.Error())
+	}
+	return string(b)
+}
+
+// SharedFlags registers the shared options on fs as prefix+name
+// (include-tests, outbound, timeout-interceptors, transport-timeouts),
+// filling o. The command line's prefix is "resilvet.".
+func (o *Options) SharedFlags(fs *flag.FlagSet, prefix string) {
+	fs.BoolVar(&o.IncludeTests, prefix+"include-tests", o.IncludeTests, "report findings in _test.go files too")
+	fs.Var(namesFlag{&o.Outbound}, prefix+"outbound", "comma-separated full names of extra outbound functions, e.g. (*example.com/kv.Client).Get")
+	fs.Var(namesFlag{&o.TimeoutInterceptors}, prefix+"timeout-interceptors", "comma-separated full names of functions that build gRPC client interceptors setting a deadline, e.g. example.com/rpc.Timeout")
+	fs.BoolVar(&o.TransportTimeouts, prefix+"transport-timeouts", o.TransportTimeouts, "count an http.Transport with ResponseHeaderTimeout and a dialer with Timeout as bounding its client")
+}
+
+// AnalyzerFlags registers the named analyzer's own options on fs as
+// prefix+name, filling o. The command line's prefix is the analyzer's
+// name and a dot (-notimeout.edge), as x/tools' checker names them.
+func (o *Options) AnalyzerFlags(fs *flag.FlagSet, analyzer, prefix string) {
+	if analyzer != "notimeout" {
+		return
+	}
+	fs.BoolVar(&o.Edge, prefix+"edge", o.Edge, "report HTTP handlers whose r.Context() reaches an outbound call with no deadline")
+	fs.BoolVar(&o.Main, prefix+"main", o.Main, "report in package main of one-shot tools too")
+	fs.Var(durationFlag{&o.ClientTimeout}, prefix+"client-timeout", "the timeout the suggested fixes write (default "+notimeout.DefaultClientTimeout.String()+")")
+}
+
+// namesFlag is a comma-separated list of full function names, validated
+// as it is set, so a typo fails at start-up. Each use of the flag adds
+// to the list.
+type namesFlag struct{ names *[]string }
+
+func (f namesFlag) String() string {
+	if f.names == nil {
+		return ""
+	}
+	return strings.Join(*f.names, ",")
+}
+
+func (f namesFlag) Set(v string) error {
+	names, err := knowledge.SplitNames(v)
+	if err != nil {
+		return err
+	}
+	*f.names = append(*f.names, names...)
+	return nil
+}
+
+// durationFlag accepts only durations a fix can write.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil || *f.d == 0 {
+		return notimeout.DefaultClientTimeout.String()
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d <= 0 || validClientTimeout(d) != nil {
+		return fmt.Errorf("client-timeout must be a positive whole number of milliseconds, got %s", s)
+	}
+	*f.d = d
+	return nil
+}
+
+var (
+	_ flag.Value = namesFlag{}
+	_ flag.Value = durationFlag{}
+)
