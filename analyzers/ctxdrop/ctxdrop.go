@@ -426,16 +426,17 @@ func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowle
 
 func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summary.Drop, sc *inScope) {
 	fname := analysisutil.FuncName(callee)
-	if drop.Module != "" && c.pass.Module != nil && drop.Module != c.pass.Module.Path {
+	own := analysisutil.ModulePath(c.pass)
+	if drop.Module != "" && own != "" && drop.Module != own {
 		// The root context is made inside a dependency: adding a
 		// parameter to the user's own helper would not reach it. Report
 		// only when a call on the way has a context-taking alternative,
 		// and name it.
 		// The user can change their own call and the calls made in their
 		// own module on the way, not the dependency's.
-		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee), Module: c.pass.Module.Path}}, drop.Chain...)
+		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee), Module: own}}, drop.Chain...)
 		for _, l := range chain {
-			if l.Alt == "" || l.Module != c.pass.Module.Path {
+			if l.Alt == "" || l.Module != own {
 				continue
 			}
 			c.rep.Report(analysis.Diagnostic{

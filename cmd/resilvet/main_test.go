@@ -481,3 +481,34 @@ func TestDocumentedFlagsExist(t *testing.T) {
 		assert.True(t, have[m[1]], "docs/usage.md documents -%s, which resilvet does not accept", m[1])
 	}
 }
+
+// TestDriversAgreeOnDependencyRoots runs the standalone runner, x/tools'
+// checker and go vet on a module whose dependencies (replaced by local
+// directories) make their own root contexts. A root made in a dependency
+// is reported only where the user's call has a context-taking
+// alternative, which needs the module of each package: staticcheck's
+// runner does not give passes one, so without the fallback the
+// standalone mode reported the gossip calls too, with a fix that edits
+// the dependency.
+func TestDriversAgreeOnDependencyRoots(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("../../testdata/modules/depdrop")))
+	want := []string{
+		"app.go:13:2: call to hystrix.Do drops the caller's context: hystrix.Do makes its own context.Background() in example.com/hystrix",
+		"app.go:33:9: call to app.local drops the caller's context: it makes its own context.Background()",
+		"app.go:45:9: call to app.charge2 drops the caller's context: hystrix.Do makes its own context.Background() in example.com/hystrix",
+	}
+	for _, args := range [][]string{
+		{bin, "-checks=ctxdrop", "./..."},
+		{bin, "-notimeout=false", "./..."},
+		{"go", "vet", "-vettool=" + bin, "-notimeout=false", "./..."},
+	} {
+		r := run(t, dir, args[0], args[1:]...)
+		out := r.stdout + r.stderr
+		for _, w := range want {
+			assert.Contains(t, out, w, "%v", args)
+		}
+		assert.NotContains(t, out, "gossip", "%v: nothing the user can change reaches gossip's root", args)
+		assert.Equal(t, len(want), findings(out), "%v:\n%s", args, out)
+	}
+}

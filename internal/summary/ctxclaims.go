@@ -31,10 +31,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	for _, info := range named {
 		info.ignoresCtx = e.ignoresCtx(info.fn)
 	}
-	module := ""
-	if e.pass.Module != nil {
-		module = e.pass.Module.Path
-	}
+	module := analysisutil.ModulePath(e.pass)
 
 	type edgeTo struct {
 		callee *types.Func
@@ -123,10 +120,7 @@ func (e *engine) directDrop(uses []*RootUse) (*Drop, []token.Pos) {
 			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || e.exempt(s.Callee) {
 				continue
 			}
-			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos))}
-			if e.pass.Module != nil {
-				d.Module = e.pass.Module.Path
-			}
+			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: analysisutil.ModulePath(e.pass)}
 			return d, []token.Pos{e.callStart(u.Pos)}
 		}
 	}
