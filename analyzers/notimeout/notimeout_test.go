@@ -60,6 +60,23 @@ func TestPeersLabelledSites(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/peers")
 }
 
+// TestTestHelpersOutsideTestFiles: a function that takes a testing
+// parameter is test code wherever it lives; include-tests reports it.
+func TestTestHelpersOutsideTestFiles(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/e2ehelpers")
+	all := resilvettest.Analyzer(t, "notimeout", analyzers.Options{IncludeTests: true})
+	// The // want lines are the default's: the unexpected findings this
+	// run makes are the point, so they are counted, not failed on.
+	results := analysistest.Run(ignoreWant{t}, resilvettest.TestData(), all, "notimeout/e2ehelpers")
+	var lines []int
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			lines = append(lines, r.Pass.Fset.Position(d.Pos).Line)
+		}
+	}
+	assert.Len(t, lines, 5, "every helper is reported with include-tests: %v", lines)
+}
+
 func TestTestSupportPackage(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
 }
@@ -105,3 +122,9 @@ func TestClientTimeoutChangesFixes(t *testing.T) {
 	assert.Contains(t, joined, "context.WithTimeout(context.Background(), 1500*time.Millisecond)")
 	assert.NotContains(t, joined, "10 * time.Second")
 }
+
+// ignoreWant runs analysistest without failing on findings the // want
+// lines do not expect.
+type ignoreWant struct{ *testing.T }
+
+func (ignoreWant) Errorf(string, ...any) {}

@@ -16,6 +16,7 @@ package report
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -39,6 +40,10 @@ type fileInfo struct {
 	test      bool
 	lines     map[int]bool // lines silenced by a line directive
 	funcs     []span       // function bodies silenced by a doc directive
+	// testFuncs holds the functions, outside _test.go files, that take a
+	// *testing.T, *testing.B, *testing.F or testing.TB: test helpers in
+	// test-support packages, which are test code by their signature.
+	testFuncs []span
 	// comments holds the text of the comments on each line: comment
 	// groups by the line they end on, so a comment block just above a
 	// line is found by the line before it.
@@ -88,6 +93,13 @@ func (r *Reporter) Silenced(pos token.Pos) bool {
 	if fi.generated || fi.test && !r.includeTests {
 		return true
 	}
+	if !r.includeTests {
+		for _, s := range fi.testFuncs {
+			if s.from <= pos && pos < s.to {
+				return true
+			}
+		}
+	}
 	if fi.lines[tf.Line(pos)] {
 		return true
 	}
@@ -110,6 +122,9 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		test:      strings.HasSuffix(original, "_test.go"),
 		lines:     map[int]bool{},
 		comments:  map[int]string{},
+	}
+	if !fi.test {
+		fi.testFuncs = r.testHelpers(f)
 	}
 	docOf := map[*ast.CommentGroup]*ast.FuncDecl{}
 	for _, d := range f.Decls {
@@ -227,4 +242,60 @@ func parseDirective(text string) (names map[string]bool, reason string, ok bool)
 		}
 	}
 	return names, strings.Join(fields[1:], " "), true
+}
+
+// testHelpers returns the spans of the functions and function literals of
+// f that take a testing parameter (*testing.T, *testing.B, *testing.F or
+// testing.TB). Only a file that imports "testing" can have one.
+func (r *Reporter) testHelpers(f *ast.File) []span {
+	imports := false
+	for _, spec := range f.Imports {
+		imports = imports || spec.Path.Value == `"testing"`
+	}
+	if !imports {
+		return nil
+	}
+	var spans []span
+	ast.Inspect(f, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		default:
+			return true
+		}
+		if r.takesTesting(ft) {
+			spans = append(spans, span{n.Pos(), n.End()})
+			return false // everything inside is test code too
+		}
+		return true
+	})
+	return spans
+}
+
+func (r *Reporter) takesTesting(ft *ast.FuncType) bool {
+	if ft.Params == nil {
+		return false
+	}
+	for _, field := range ft.Params.List {
+		t := r.pass.TypesInfo.TypeOf(field.Type)
+		if t == nil {
+			continue
+		}
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			obj := named.Obj()
+			if obj.Pkg() != nil && obj.Pkg().Path() == "testing" {
+				switch obj.Name() {
+				case "T", "B", "F", "TB":
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
