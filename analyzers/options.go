@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,11 +63,31 @@ func (o *Options) summaryConfig() summary.Config {
 
 // SummaryKey identifies the options that change the summaries (and so
 // the facts): analyzers whose keys are equal can share one summary
-// analyzer.
-func (o *Options) SummaryKey() string { return encode(o.summaryConfig()) }
+// analyzer. Lists are compared as sets: an empty list is no list, and
+// order and repeats do not matter.
+func (o *Options) SummaryKey() string {
+	c := o.summaryConfig()
+	c.Outbound, c.TimeoutInterceptors = asSet(c.Outbound), asSet(c.TimeoutInterceptors)
+	return encode(c)
+}
 
-// Key identifies every option's value, for caches of findings.
-func (o *Options) Key() string { return encode(o) }
+// Key identifies every option's value, for caches of findings, with
+// lists compared as sets as in SummaryKey.
+func (o *Options) Key() string {
+	c := *o
+	c.Outbound, c.TimeoutInterceptors = asSet(c.Outbound), asSet(c.TimeoutInterceptors)
+	return encode(c)
+}
+
+// asSet returns names sorted without repeats, or nil when there are none.
+func asSet(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	set := slices.Clone(names)
+	slices.Sort(set)
+	return slices.Compact(set)
+}
 
 func encode(v any) string {
 	b, err := json.Marshal(v)

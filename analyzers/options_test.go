@@ -92,4 +92,13 @@ func TestKeys(t *testing.T) {
 	for _, v := range append(variants[:1:1], variants[4:]...) {
 		assert.Equal(t, base.SummaryKey(), v.SummaryKey(), "%+v changes only reports", v)
 	}
+	// Lists are sets: an empty list (a plugin's "outbound: []") is none,
+	// and order and repeats do not split the cache or the summary.
+	assert.Equal(t, base.SummaryKey(), (&analyzers.Options{Outbound: []string{}}).SummaryKey())
+	assert.Equal(t, base.Key(), (&analyzers.Options{TimeoutInterceptors: []string{}}).Key())
+	ab := analyzers.Options{Outbound: []string{"a.A", "b.B"}}
+	ba := analyzers.Options{Outbound: []string{"b.B", "a.A", "b.B"}}
+	assert.Equal(t, ab.SummaryKey(), ba.SummaryKey())
+	assert.Equal(t, ab.Key(), ba.Key())
+	assert.Equal(t, []string{"b.B", "a.A", "b.B"}, ba.Outbound, "keys do not reorder the options")
 }
