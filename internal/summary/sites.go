@@ -101,7 +101,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if idx < 0 || a == nil || !analysisutil.IsContext(a.Type()) {
 			return
 		}
-		if o.Kind == knowledge.GRPC && e.res.grpcTimeoutInterceptor {
+		if o.Kind == knowledge.GRPC && (e.res.grpcTimeoutInterceptor || waitsForEvent(c)) {
 			return
 		}
 		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
@@ -547,4 +547,20 @@ func (e *engine) interfaceClaims() bool {
 		}
 	}
 	return made
+}
+
+// waitsForEvent reports whether a gRPC Invoke calls a method that blocks
+// until an event by design, named Wait, WaitFor… or Await… (containerd's
+// "/containerd.services.tasks.v1.Tasks/Wait" returns when the process
+// exits): a deadline would cut the wait short, so its caller's context,
+// not a timeout, ends it. The method must be a constant, as generated
+// clients write it.
+func waitsForEvent(c *ssa.CallCommon) bool {
+	k, ok := argOf(c, 1).(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+		return false
+	}
+	method := constant.StringVal(k.Value)
+	method = method[strings.LastIndex(method, "/")+1:]
+	return method == "Wait" || strings.HasPrefix(method, "WaitFor") || strings.HasPrefix(method, "Await")
 }

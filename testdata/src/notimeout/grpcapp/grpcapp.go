@@ -30,3 +30,18 @@ func direct(conn *grpc.ClientConn) {
 func watch(conn *grpc.ClientConn) {
 	conn.NewStream(context.Background(), &grpc.StreamDesc{}, "/orders.Orders/Watch")
 }
+
+// Methods that block until an event by design (containerd's Tasks/Wait
+// returns when the process exits) are ended by their caller's context,
+// not by a timeout: not reported.
+func waitExit(conn *grpc.ClientConn) {
+	conn.Invoke(context.Background(), "/containerd.services.tasks.v1.Tasks/Wait", nil, nil)
+	conn.Invoke(context.Background(), "/svc.Jobs/WaitForCompletion", nil, nil)
+	conn.Invoke(context.Background(), "/svc.Jobs/AwaitResult", nil, nil)
+}
+
+// Only the name decides, and only as a whole word.
+func notAWait(conn *grpc.ClientConn, method string) {
+	conn.Invoke(context.Background(), "/svc.Jobs/Waiter", nil, nil) // want `context.Background\(\) reaches grpc.ClientConn.Invoke with no deadline`
+	conn.Invoke(context.Background(), method, nil, nil)             // want `context.Background\(\) reaches grpc.ClientConn.Invoke with no deadline`
+}
