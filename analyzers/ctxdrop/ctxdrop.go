@@ -596,13 +596,7 @@ func (c *checker) ctxOf(fn inspector.Cursor) *inScope {
 }
 
 func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
-	var ftype *ast.FuncType
-	switch n := fn.Node().(type) {
-	case *ast.FuncDecl:
-		ftype = n.Type
-	case *ast.FuncLit:
-		ftype = n.Type
-	}
+	ftype := analysisutil.FuncType(fn.Node())
 	hasOwn := false
 	for _, want := range []func(types.Type) bool{analysisutil.IsContext, analysisutil.IsHTTPRequestPtr} {
 		for _, f := range ftype.Params.List {
@@ -683,14 +677,7 @@ func (c *checker) capturedIsRequestScoped(fn inspector.Cursor, v *types.Var) boo
 		if v.Pos() < n.Pos() || v.Pos() >= n.End() {
 			continue
 		}
-		var ftype *ast.FuncType
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ftype = n.Type
-		case *ast.FuncLit:
-			ftype = n.Type
-		}
-		if ftype.Pos() <= v.Pos() && v.Pos() < ftype.End() {
+		if ftype := analysisutil.FuncType(n); ftype.Pos() <= v.Pos() && v.Pos() < ftype.End() {
 			return true // a parameter
 		}
 		return c.ctxOf(e) != nil

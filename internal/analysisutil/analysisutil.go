@@ -196,3 +196,15 @@ func ReadFile(pass *analysis.Pass, name string) ([]byte, error) {
 	}
 	return os.ReadFile(name)
 }
+
+// FuncType returns the signature of a function declaration or literal,
+// or nil for any other node.
+func FuncType(n ast.Node) *ast.FuncType {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Type
+	case *ast.FuncLit:
+		return n.Type
+	}
+	return nil
+}

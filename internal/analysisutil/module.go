@@ -37,21 +37,21 @@ func ModulePath(pass *analysis.Pass) string {
 var modules sync.Map
 
 func moduleOfDir(dir, pkgPath string) string {
-	if i := strings.LastIndex(filepath.ToSlash(dir), "/vendor/"); i >= 0 {
-		root := dir[:i]
-		return vendoredModule(filepath.Join(root, "vendor", "modules.txt"), pkgPath)
-	}
 	if m, ok := modules.Load(dir); ok {
 		return m.(string)
 	}
 	m := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			m = modfile.ModulePath(data)
-			break
-		}
-		if parent := filepath.Dir(d); parent == d {
-			break
+	if i := strings.LastIndex(filepath.ToSlash(dir), "/vendor/"); i >= 0 {
+		m = vendoredModule(filepath.Join(dir[:i], "vendor", "modules.txt"), pkgPath)
+	} else {
+		for d := dir; ; d = filepath.Dir(d) {
+			if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+				m = modfile.ModulePath(data)
+				break
+			}
+			if parent := filepath.Dir(d); parent == d {
+				break
+			}
 		}
 	}
 	modules.Store(dir, m)

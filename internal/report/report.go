@@ -257,16 +257,8 @@ func (r *Reporter) testHelpers(f *ast.File) []span {
 	}
 	var spans []span
 	ast.Inspect(f, func(n ast.Node) bool {
-		var ft *ast.FuncType
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ft = n.Type
-		case *ast.FuncLit:
-			ft = n.Type
-		default:
-			return true
-		}
-		if r.takesTesting(ft) {
+		ft := analysisutil.FuncType(n)
+		if ft != nil && r.takesTesting(ft) {
 			spans = append(spans, span{n.Pos(), n.End()})
 			return false // everything inside is test code too
 		}

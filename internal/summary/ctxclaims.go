@@ -49,7 +49,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 			continue
 		}
 		candidates = append(candidates, info)
-		info.drop, info.dropPos = e.directDrop(byFunc[info.fn])
+		info.drop, info.dropPos = e.directDrop(byFunc[info.fn], module)
 		for _, b := range info.fn.Blocks {
 			for _, instr := range b.Instrs {
 				// Only calls that run now: a go or defer statement starts
@@ -112,7 +112,7 @@ func (e *engine) dropOf(callee *types.Func) (*Drop, []token.Pos) {
 // context that reaches context-taking work synchronously in its own body
 // (not in closures, goroutines or deferred calls, whose lifetime is
 // deliberately not the caller's).
-func (e *engine) directDrop(uses []*RootUse) (*Drop, []token.Pos) {
+func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos) {
 	for _, u := range uses {
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
@@ -120,7 +120,7 @@ func (e *engine) directDrop(uses []*RootUse) (*Drop, []token.Pos) {
 			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || e.exempt(s.Callee) {
 				continue
 			}
-			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: analysisutil.ModulePath(e.pass)}
+			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module}
 			return d, []token.Pos{e.callStart(u.Pos)}
 		}
 	}
