@@ -95,7 +95,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		}
 	}
 	roots := map[token.Pos]*summary.RootUse{}
-	for _, u := range sum.Roots {
+	for _, u := range sum.Roots() {
 		roots[u.Pos] = u
 	}
 	var calls []inspector.Cursor

@@ -10,25 +10,18 @@ import (
 	"github.com/resilvet/resilvet/internal/resilvettest"
 )
 
-func TestBasic(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/basic"))
-}
-
-func TestTwins(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/twins"))
-}
-
-func TestAcrossPackages(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/app"))
-}
-
-func TestClosuresAndGenerics(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/closures")
+// TestFixtures runs the GOPATH-mode fixture packages in one
+// analysistest run (loading the standard library from source is most of
+// a run's cost): basic, twins (non-Context API variants), app (helpers
+// across packages) and closures (closures and generics).
+func TestFixtures(t *testing.T) {
+	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer,
+		"ctxdrop/basic", "ctxdrop/twins", "ctxdrop/app", "ctxdrop/closures"))
 }
 
 func TestFixes(t *testing.T) {
-	resilvettest.CheckFixes(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/fix", "ctxdrop/onlyimport")
-	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), ctxdrop.Analyzer, "ctxdrop/fix", "ctxdrop/onlyimport")
+	dir := resilvettest.TestData()
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, ctxdrop.Analyzer, "ctxdrop/fix", "ctxdrop/onlyimport"))
 }
 
 // TestRootsInDependencies runs in module mode: a root context made inside

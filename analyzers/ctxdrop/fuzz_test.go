@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
@@ -64,23 +62,24 @@ func FuzzCtxdrop(f *testing.F) {
 			Scopes:     map[ast.Node]*types.Scope{},
 			Instances:  map[*ast.Ident]types.Instance{},
 		}
-		conf := types.Config{Importer: imp, Error: func(error) {}}
-		pkg, err := conf.Check("p", fset, []*ast.File{file}, info)
-		// Drivers run the SSA passes only on well-typed packages; the
-		// summary runs without them otherwise.
-		runAnalyzers(t, fset, file, pkg, info, err == nil)
+		var typeErrors []types.Error
+		conf := types.Config{Importer: imp, Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				typeErrors = append(typeErrors, te)
+			}
+		}}
+		pkg, _ := conf.Check("p", fset, []*ast.File{file}, info)
+		// Drivers give the analyzers the type errors; the summary builds
+		// no SSA from ill-typed code.
+		runAnalyzers(t, fset, file, pkg, info, typeErrors)
 	})
 }
 
 // runAnalyzers runs inspect, summary and ctxdrop on one type-checked file
 // the way a driver would, without facts from other packages.
-func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, wellTyped bool) {
+func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, typeErrors []types.Error) {
 	results := map[*analysis.Analyzer]any{}
-	order := []*analysis.Analyzer{inspect.Analyzer}
-	if wellTyped {
-		order = append(order, ctrlflow.Analyzer, buildssa.Analyzer)
-	}
-	order = append(order, summary.Analyzer, ctxdrop.Analyzer, notimeout.Analyzer)
+	order := []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer, ctxdrop.Analyzer, notimeout.Analyzer}
 	for _, a := range order {
 		pass := &analysis.Pass{
 			Analyzer:          a,
@@ -88,6 +87,7 @@ func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.
 			Files:             []*ast.File{file},
 			Pkg:               pkg,
 			TypesInfo:         info,
+			TypeErrors:        typeErrors,
 			TypesSizes:        types.SizesFor("gc", "amd64"),
 			ResultOf:          results,
 			Report:            func(analysis.Diagnostic) {},

@@ -60,7 +60,7 @@ func New(sum *analysis.Analyzer, config func() Config) *analysis.Analyzer {
 
 func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
 	sum := pass.ResultOf[summaries].(*summary.Result)
-	if len(sum.Findings) == 0 && (!cfg.Edge || len(sum.Handlers) == 0) {
+	if len(sum.Findings()) == 0 && (!cfg.Edge || len(sum.Handlers()) == 0) {
 		return nil, nil
 	}
 	if cfg.ClientTimeout <= 0 {
@@ -91,11 +91,11 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		}
 	}
 	c.fixes = newFixer(pass, cfg.ClientTimeout)
-	for _, f := range sum.Findings {
+	for _, f := range sum.Findings() {
 		c.check(f)
 	}
 	if cfg.Edge {
-		for _, h := range sum.Handlers {
+		for _, h := range sum.Handlers() {
 			c.checkHandler(h)
 		}
 	}
@@ -153,7 +153,7 @@ func (c *checker) check(f *summary.Finding) {
 	switch {
 	case f.Bound == knowledge.Never && f.Kind == "http":
 		d.Message = fmt.Sprintf("%s uses http.DefaultClient, which has no timeout; use a client with Timeout or a request context with a deadline", f.Callee)
-		c.fixes.useClient(d, call, c.sum.BoundedClients)
+		c.fixes.useClient(d, call, c.sum.BoundedClients())
 	case f.Bound == knowledge.Never && f.Kind == "tls":
 		d.Message = fmt.Sprintf("%s has no timeout, so an unreachable peer holds the caller for minutes; use tls.DialWithDialer with a net.Dialer that has Timeout", f.Callee)
 	case f.Bound == knowledge.Never:

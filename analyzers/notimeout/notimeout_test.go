@@ -13,57 +13,66 @@ import (
 	"github.com/resilvet/resilvet/internal/resilvettest"
 )
 
-func TestBasic(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/basic"))
-}
-
-func TestAcrossPackages(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/app"))
-}
-
-func TestGRPC(t *testing.T) {
-	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/grpcapp", "notimeout/grpcintercepted"))
+// TestDefaultOptions runs every fixture package that uses the default
+// options in one analysistest run: loading the standard library from
+// source is most of a run's cost, and one load serves them all. Each
+// package's // want lines are its expectations; the ones named below
+// are negatives too (a finding they do not expect fails the test).
+//
+//   - basic, app (across packages), grpcapp and grpcintercepted (gRPC
+//     with and without a timeout interceptor), peers (sites labelled by
+//     hand in peer projects);
+//   - tool and service: package main that starts no server is a
+//     one-shot tool, one that serves is reported;
+//   - customoff: an outbound function a user would add is silent without
+//     the option; interceptor and transport: the same for the
+//     interceptor and transport options;
+//   - edgeoff: handlers are silent without edge mode;
+//   - e2ehelpers and internal/testutil: test support outside _test.go
+//     files is test code;
+//   - grpcxdeadline and grpcxretryonly: the runtime's deadline
+//     interceptor bounds a connection's calls, its retry interceptor
+//     does not.
+func TestDefaultOptions(t *testing.T) {
+	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
+		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
+		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
+		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
+		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly")
+	resilvettest.CheckMessages(t, results)
+	for _, r := range results {
+		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {
+			assert.Empty(t, r.Diagnostics, "edge mode is off by default")
+		}
+	}
 }
 
 func TestFixes(t *testing.T) {
-	resilvettest.CheckFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime")
-	analysistest.RunWithSuggestedFixes(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime")
+	dir := resilvettest.TestData()
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime"))
 }
 
 func TestEdgeMode(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Edge: true}), "notimeout/edge")
 }
 
-// TestEdgeOffByDefault runs the same handlers without edge mode: the
-// package has no // want lines, so any finding fails the test.
-func TestEdgeOffByDefault(t *testing.T) {
-	results := analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{}), "notimeout/edgeoff")
-	assert.Empty(t, results[0].Diagnostics)
-}
-
-func TestPackageMain(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/tool", "notimeout/service")
+// TestMainOption: with -notimeout.main, one-shot tools are reported too.
+func TestMainOption(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Main: true}), "notimeout/toolmain")
 }
 
 // TestOutboundOption proves the shared -resilvet.outbound option changes
 // findings: the same call is silent without it and reported with it.
 func TestOutboundOption(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/customoff")
 	custom := resilvettest.Analyzer(t, "notimeout", analyzers.Options{Outbound: []string{"(*example.com/kv.Client).GetContext"}})
 	analysistest.Run(t, resilvettest.TestData(), custom, "notimeout/custom")
 	// The default analyzer is untouched by another suite's options.
 	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/customoff")
 }
 
-func TestPeersLabelledSites(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/peers")
-}
-
 // TestTestHelpersOutsideTestFiles: a function that takes a testing
 // parameter is test code wherever it lives; include-tests reports it.
 func TestTestHelpersOutsideTestFiles(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/e2ehelpers")
 	all := resilvettest.Analyzer(t, "notimeout", analyzers.Options{IncludeTests: true})
 	// The // want lines are the default's: the unexpected findings this
 	// run makes are the point, so they are counted, not failed on.
@@ -77,20 +86,9 @@ func TestTestHelpersOutsideTestFiles(t *testing.T) {
 	assert.Len(t, lines, 5, "every helper is reported with include-tests: %v", lines)
 }
 
-func TestTestSupportPackage(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/internal/testutil")
-}
-
-// TestRuntimeDeadlineInterceptor: the runtime's grpcx.UnaryDeadline bounds
-// the connection's calls.
-func TestRuntimeDeadlineInterceptor(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/grpcxdeadline", "notimeout/grpcxretryonly")
-}
-
 // TestTimeoutInterceptorsOption proves that naming an interceptor
 // constructor makes the package's gRPC calls bounded.
 func TestTimeoutInterceptorsOption(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/interceptor")
 	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{TimeoutInterceptors: []string{"notimeout/interceptorset.Deadline"}})
 	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/interceptorset")
 }
@@ -98,7 +96,6 @@ func TestTimeoutInterceptorsOption(t *testing.T) {
 // TestTransportTimeoutsOption proves that transport-level timeouts bound
 // a client only when the option says so.
 func TestTransportTimeoutsOption(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer, "notimeout/transport")
 	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{TransportTimeouts: true})
 	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/transportset")
 }

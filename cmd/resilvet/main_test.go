@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main_test
 
 import (
@@ -18,7 +20,10 @@ import (
 // These end-to-end tests build the real binary and run it the three ways
 // users do: standalone, as go vet's -vettool and as go fix's -fixtool, on
 // a fixture module whose api package calls a store package, so facts must
-// cross a package boundary in every mode.
+// cross a package boundary in every mode. They build binaries and run go
+// vet over modules, so they sit behind the e2e build tag, out of the
+// README's test command: `go test -tags e2e ./cmd/resilvet` runs them
+// (CI's second step does).
 
 var bin, cache string
 

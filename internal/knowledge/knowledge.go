@@ -250,6 +250,10 @@ func RetainsContext(fullName string) bool { return retainingContext[fullName] }
 // main that calls one is a service, not a one-shot tool.
 func IsServe(fullName string) bool { return serves[fullName] }
 
+// NeverReturns reports whether a call of the named function never
+// returns to its caller (os.Exit, log.Fatal, t.Fatal).
+func NeverReturns(fullName string) bool { return neverReturn[fullName] }
+
 // RetryLayerOf reports whether the named function is a retry layer.
 func RetryLayerOf(fullName string) (RetryLayer, bool) {
 	r, ok := retryLayers[fullName]
@@ -396,6 +400,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range retainingContext {
+		seen[k] = true
+	}
+	for k := range neverReturn {
 		seen[k] = true
 	}
 	var names []string

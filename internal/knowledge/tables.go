@@ -275,3 +275,29 @@ var retryLayers = map[string]RetryLayer{
 	"github.com/resilvet/resilvet/runtime/retry.Do":      {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
 	"github.com/resilvet/resilvet/runtime/retry.DoValue": {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
 }
+
+// neverReturn are calls after which control does not continue: the
+// engine's control-flow graph has no path past them (code after
+// log.Fatal is not a path on which a context or a client is used).
+var neverReturn = map[string]bool{
+	"os.Exit":                   true,
+	"runtime.Goexit":            true,
+	"log.Fatal":                 true,
+	"log.Fatalf":                true,
+	"log.Fatalln":               true,
+	"log.Panic":                 true,
+	"log.Panicf":                true,
+	"log.Panicln":               true,
+	"(*log.Logger).Fatal":       true,
+	"(*log.Logger).Fatalf":      true,
+	"(*log.Logger).Fatalln":     true,
+	"(*log.Logger).Panic":       true,
+	"(*log.Logger).Panicf":      true,
+	"(*log.Logger).Panicln":     true,
+	"(*testing.common).FailNow": true,
+	"(*testing.common).Fatal":   true,
+	"(*testing.common).Fatalf":  true,
+	"(*testing.common).SkipNow": true,
+	"(*testing.common).Skip":    true,
+	"(*testing.common).Skipf":   true,
+}

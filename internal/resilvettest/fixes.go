@@ -16,9 +16,9 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// CheckFixes runs the analyzer on GOPATH-mode packages under dir/src and
-// checks, beyond analysistest's golden comparison (which formats both sides
-// and so cannot see layout), that every suggested fix:
+// CheckFixes checks the results of analysistest.RunWithSuggestedFixes on
+// GOPATH-mode packages under dir/src beyond its golden comparison (which
+// formats both sides and so cannot see layout): every suggested fix
 //   - leaves its file gofmt-clean exactly as emitted, since gopls applies
 //     edits verbatim, and
 //   - compiles: each file with its first fixes applied type-checks.
@@ -27,9 +27,8 @@ import (
 // in the environment it also writes them, formatted, as the .golden files
 // that analysistest.RunWithSuggestedFixes compares against; review the
 // diff before committing.
-func CheckFixes(t *testing.T, dir string, a *analysis.Analyzer, pkgs ...string) map[string][]byte {
+func CheckFixes(t *testing.T, dir string, results []*analysistest.Result) map[string][]byte {
 	t.Helper()
-	results := analysistest.Run(t, dir, a, pkgs...)
 	fixed := map[string][]byte{}
 	for _, r := range results {
 		perFile := map[string][]analysis.TextEdit{}
@@ -139,7 +138,9 @@ func typecheck(t *testing.T, dir string, fixed map[string][]byte) {
 	slices.Sort(patterns)
 	patterns = slices.Compact(patterns)
 	cfg := &packages.Config{
-		Mode:    packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedDeps | packages.NeedImports,
+		// The fixed packages from source, their dependencies from export
+		// data: type-checking std from source would be most of the cost.
+		Mode:    packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
 		Dir:     dir,
 		Env:     append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
 		Overlay: fixed,

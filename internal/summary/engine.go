@@ -143,17 +143,17 @@ func (e *engine) mergeInto(res *Result) {
 	}
 	for v := range e.stores {
 		if v.Pkg() == e.pass.Pkg && v.Parent() == v.Pkg().Scope() && isNamedPtr(v.Type(), "net/http", "Client") && e.varValue(domClient, v).state() == stBounded {
-			res.BoundedClients = append(res.BoundedClients, v)
+			res.boundedClients = append(res.boundedClients, v)
 		}
 	}
-	sort.Slice(res.BoundedClients, func(i, j int) bool { return res.BoundedClients[i].Pos() < res.BoundedClients[j].Pos() })
+	sort.Slice(res.boundedClients, func(i, j int) bool { return res.boundedClients[i].Pos() < res.boundedClients[j].Pos() })
 	for _, fn := range e.funcs {
 		if !isHandler(fn.Signature) {
 			continue
 		}
 		for _, r := range e.local[fn].reaches {
 			if r.Of == "request" && r.Param == 1 {
-				res.Handlers = append(res.Handlers, HandlerReach{Pos: fn.Pos(), Name: funcDisplay(fn), Reach: r})
+				res.handlers = append(res.handlers, HandlerReach{Pos: fn.Pos(), Name: funcDisplay(fn), Reach: r})
 				break
 			}
 		}

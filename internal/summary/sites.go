@@ -233,7 +233,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Enclosing: enclosingObj(s.fn), CtxInScope: s.dropped && s.fn != nil && ctxInScope(s.fn)})
 		}
 	}
-	e.res.Findings = append(e.res.Findings, &f)
+	e.res.findings = append(e.res.findings, &f)
 }
 
 // recordRequest notes an HTTP request the function sends.

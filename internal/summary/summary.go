@@ -24,9 +24,9 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
@@ -64,7 +64,6 @@ func New(config func() Config) *analysis.Analyzer {
 		Name:       "resilvetsummary",
 		Doc:        "compute per-function resilience summaries (context use, outbound I/O) shared by the resilvet analyzers",
 		URL:        analysisutil.URL("summary"),
-		Requires:   []*analysis.Analyzer{buildssa.Analyzer},
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, config()) },
 		FactTypes:  []analysis.Fact{(*FuncSummary)(nil), (*ValueSummary)(nil)},
 		ResultType: reflect.TypeFor[*Result](),
@@ -73,24 +72,14 @@ func New(config func() Config) *analysis.Analyzer {
 
 // Result is what the reporting analyzers read.
 type Result struct {
-	// Roots lists every root-context creation in the package, in source
-	// order, with the places its value flows to.
-	Roots []*RootUse
+	// compute, when set, computes the rest on first use (std packages).
+	compute func()
+	once    sync.Once
 
-	// Findings lists the outbound calls of the package that nothing
-	// bounds in time, in the order the engine met them.
-	Findings []*Finding
-
-	// BoundedClients lists the package-level *http.Client variables that
-	// hold a client with a Timeout on every store, in source order: what
-	// notimeout's fix rewrites http.Get to use.
-	BoundedClients []*types.Var
-
-	// Handlers lists the HTTP handlers (closures included) whose
-	// request's context reaches an outbound call unbounded: with no
-	// middleware setting a deadline, nothing bounds it (notimeout's edge
-	// mode).
-	Handlers []HandlerReach
+	roots          []*RootUse
+	findings       []*Finding
+	boundedClients []*types.Var
+	handlers       []HandlerReach
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
@@ -104,9 +93,34 @@ type Result struct {
 	dropPos map[*types.Func][]token.Pos
 }
 
+func (r *Result) ready() {
+	if r.compute != nil {
+		r.once.Do(r.compute)
+	}
+}
+
+// Roots lists every root-context creation in the package, in source
+// order, with the places its value flows to.
+func (r *Result) Roots() []*RootUse { r.ready(); return r.roots }
+
+// Findings lists the outbound calls of the package that nothing bounds in
+// time, in the order the engine met them.
+func (r *Result) Findings() []*Finding { r.ready(); return r.findings }
+
+// BoundedClients lists the package-level *http.Client variables that hold
+// a client with a Timeout on every store, in source order: what
+// notimeout's fix rewrites http.Get to use.
+func (r *Result) BoundedClients() []*types.Var { r.ready(); return r.boundedClients }
+
+// Handlers lists the HTTP handlers (closures included) whose request's
+// context reaches an outbound call unbounded: with no middleware setting
+// a deadline, nothing bounds it (notimeout's edge mode).
+func (r *Result) Handlers() []HandlerReach { r.ready(); return r.handlers }
+
 // Of returns the summary of fn (a function of this package or one called
 // from it), or nil when there is no claim about it.
 func (r *Result) Of(fn *types.Func) *FuncSummary {
+	r.ready()
 	if fn == nil {
 		return nil
 	}
@@ -121,6 +135,7 @@ func (r *Result) Of(fn *types.Func) *FuncSummary {
 // DropsCtx, the positions of its chain: each call on the way, then the
 // root-context creation.
 func (r *Result) DropPositions(fn *types.Func) []token.Pos {
+	r.ready()
 	return r.dropPos[fn.Origin()]
 }
 
@@ -134,24 +149,38 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 		imported: map[*types.Func]*FuncSummary{},
 		dropPos:  map[*types.Func][]token.Pos{},
 	}
-	// The SSA pass is always there under a driver; a harness that runs
-	// the summary on ill-typed code (the fuzz test) leaves it out, and a
-	// package that cannot reach a context or outbound work has nothing to
-	// summarise.
-	ssaRes, ok := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	if !ok || !mayReachOutbound(pass.Pkg) {
+	// A package that cannot reach a context or outbound work has nothing
+	// to summarise. SSA cannot be built from ill-typed code: drivers do
+	// not run the summary on it, and a harness that does (the fuzz test)
+	// says so in TypeErrors, as drivers do.
+	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 {
 		return res, nil
 	}
-	e := newEngine(pass, res, ssaRes.Pkg, ssaRes.SrcFuncs, ext, cfg.TransportTimeouts)
-	res.Roots = findRoots(e.funcs, contextInterface(pass.Pkg))
-	e.ctxClaims(res.Roots)
-	e.run()
-	e.mergeInto(res)
 	// The standard library gets findings (its own outbound calls, its
 	// root contexts) but no facts: what callers need to know about it is
-	// in the tables, because some drivers never analyse it.
-	if e.std {
+	// in the tables, because some drivers never analyse it. So nothing is
+	// computed until a reporting analyzer asks, which happens only when
+	// std is what is being checked: in a run over a module, the summary
+	// runs on std for facts alone, and that costs nothing.
+	if analysisutil.IsStd(pass) {
+		res.compute = func() { summarise(pass, res, ext, cfg) }
 		return res, nil
+	}
+	summarise(pass, res, ext, cfg)
+	return res, nil
+}
+
+// summarise computes the package's summaries and findings into res and,
+// outside std, exports the facts.
+func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg Config) {
+	pkg, funcs := buildSSA(pass)
+	e := newEngine(pass, res, pkg, funcs, ext, cfg.TransportTimeouts)
+	res.roots = findRoots(e.funcs, contextInterface(pass.Pkg))
+	e.ctxClaims(res.roots)
+	e.run()
+	e.mergeInto(res)
+	if e.std {
+		return
 	}
 	e.exportValueFacts()
 	for fn, s := range res.local {
@@ -159,7 +188,6 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 			pass.ExportObjectFact(fn, s)
 		}
 	}
-	return res, nil
 }
 
 // contextInterface returns the context.Context interface type, if the
