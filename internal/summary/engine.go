@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,15 +28,16 @@ const maxRounds = 6
 
 // fnInfo is what the engine knows about one SSA function.
 type fnInfo struct {
-	fn       *ssa.Function
-	obj      *types.Func // nil for closures and package initialisers
-	outbound map[string]bool
-	reaches  []Reach
-	results  []ValueClaim
-	calls    []FuncCall
-	requests []SentRequest
-	// loops holds the blocks on a cycle of the control-flow graph.
-	loops map[*ssa.BasicBlock]bool
+	fn      *ssa.Function
+	obj     *types.Func // nil for closures and package initialisers
+	ix      *funcIndex
+	reaches []Reach
+	results []ValueClaim
+	calls   []FuncCall
+	// freeCalls counts, for a closure, the calls of each free variable
+	// holding a func (freeCalled says which are called at all).
+	freeCalls  map[*ssa.FreeVar]times
+	freeCalled map[*ssa.FreeVar]bool
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
 	drop       *Drop
@@ -105,7 +107,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		e.funcs = append(e.funcs, init.AnonFuncs...)
 	}
 	for _, fn := range e.funcs {
-		info := &fnInfo{fn: fn, outbound: map[string]bool{}, loops: loopBlocks(fn)}
+		info := &fnInfo{fn: fn, ix: indexFunc(fn)}
 		if obj, ok := fn.Object().(*types.Func); ok {
 			info.obj = obj
 			e.byObj[obj] = info
@@ -132,7 +134,7 @@ func (e *engine) mergeInto(res *Result) {
 			res.local[info.obj] = s
 		}
 		es := info.summary()
-		s.Outbound, s.Reaches, s.Results, s.FuncCalls, s.Requests = es.Outbound, es.Reaches, es.Results, es.FuncCalls, es.Requests
+		s.Reaches, s.Results, s.FuncCalls = es.Reaches, es.Results, es.FuncCalls
 		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
@@ -192,9 +194,6 @@ func (e *engine) exportValueFacts() {
 			u := val.unbounded()[0]
 			c.State, c.What, c.At = "unbounded", u.what, e.srcAt(u)
 			fact.Values = append(fact.Values, c)
-		}
-		if d == domClient && e.varValue(domHedge, v).state() == stBounded {
-			fact.Values = append(fact.Values, ValueClaim{Of: domHedge.String(), State: "hedged"})
 		}
 		if len(fact.Values) > 0 {
 			e.pass.ExportObjectFact(v, &fact)
@@ -314,7 +313,7 @@ type varKey struct {
 // claimValue turns a claim from a fact into a value.
 func claimValue(c ValueClaim) value {
 	switch c.State {
-	case "bounded", "hedged":
+	case "bounded":
 		return bounded()
 	case "unbounded":
 		return value{{kind: srcUnbounded, what: c.What, at: c.At}}
@@ -327,8 +326,8 @@ func claimValue(c ValueClaim) value {
 // whose callees must be known), then the rest bottom-up.
 func (e *engine) run() {
 	order := e.sccs()
-	for round := 0; round < maxRounds; round++ {
-		changed := false
+	for round := 0; ; round++ {
+		var changed []*fnInfo
 		e.resetMemo()
 		for _, scc := range order {
 			for _, fn := range scc {
@@ -336,17 +335,20 @@ func (e *engine) run() {
 				r := e.resultsOf(fn)
 				if !equalClaims(r, info.results) {
 					info.results = r
-					changed = true
+					changed = append(changed, info)
 				}
 			}
 		}
-		if !changed {
+		if len(changed) == 0 {
 			break
 		}
 		if round == maxRounds-1 {
-			for _, info := range e.local {
+			// Past the cap, the functions still changing widen to "no
+			// claim"; the others keep theirs.
+			for _, info := range changed {
 				info.results = nil
 			}
+			break
 		}
 	}
 	e.resetMemo()
@@ -367,11 +369,9 @@ func (e *engine) run() {
 // interface it declares and has claims for.
 func (e *engine) callsOwnInterfaces() bool {
 	for _, fn := range e.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().IsInvoke() && e.ifaceSums[c.Common().Method] != nil {
-					return true
-				}
+		for _, c := range e.local[fn].ix.calls {
+			if c.Common().IsInvoke() && e.ifaceSums[c.Common().Method] != nil {
+				return true
 			}
 		}
 	}
@@ -383,79 +383,64 @@ func (e *engine) resetMemo() {
 	e.varMemo = map[varKey]value{}
 }
 
-// summariseSCC computes the outbound kinds, reaches and func calls of one
-// strongly connected component of the call graph.
+// summariseSCC computes the reaches and func calls of one strongly
+// connected component of the call graph, to a fixed point: each round
+// joins with the last (claims only grow); past the cap, the functions
+// still changing widen to "no claim", the others keep theirs.
 func (e *engine) summariseSCC(scc []*ssa.Function) {
 	for round := 0; ; round++ {
-		if round == maxRounds {
-			for _, fn := range scc {
-				info := e.local[fn]
-				info.reaches, info.calls = nil, nil
-			}
-			return
-		}
-		changed := false
+		var changed []*fnInfo
 		for _, fn := range scc {
 			if e.summariseFunc(fn) {
-				changed = true
+				changed = append(changed, e.local[fn])
 			}
 		}
-		if !changed || len(scc) == 1 && !e.selfCalls[scc[0]] {
+		if len(changed) == 0 || len(scc) == 1 && !e.selfCalls[scc[0]] {
+			return
+		}
+		if round == maxRounds-1 {
+			for _, info := range changed {
+				info.reaches, info.calls = nil, nil
+			}
 			return
 		}
 	}
 }
 
 // summariseFunc (re)computes fn's claims and reports whether they grew.
+// It walks the index's call sites once; each claim module hooks the
+// walk.
 func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	info := e.local[fn]
-	before := len(info.outbound) + len(info.reaches) + len(info.calls) + len(info.requests)
-	loops := info.loops
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case ssa.CallInstruction:
-				e.visitCall(info, instr, loops[b])
-			case *ssa.MakeClosure:
-				// A closure's outbound work is its creator's too.
-				if c := e.local[instr.Fn.(*ssa.Function)]; c != nil {
-					for k := range c.outbound {
-						info.outbound[k] = true
-					}
-				}
-			}
-		}
+	before := len(info.reaches)
+	for _, instr := range info.ix.calls {
+		e.visitCall(info, instr)
 	}
 	for _, r := range e.pending[fn] {
 		info.reaches = addReach(info.reaches, r)
 	}
-	return len(info.outbound)+len(info.reaches)+len(info.calls)+len(info.requests) != before
+	if len(fn.FreeVars) > 0 {
+		e.freeVarCalls(info)
+	}
+	calls := e.funcCalls(info)
+	grew := len(info.reaches) != before || !equalFuncCalls(calls, info.calls)
+	info.calls = calls
+	return grew
 }
 
 // visitCall applies one call instruction to the caller's claims.
-func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction, inLoop bool) {
+func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 	c := instr.Common()
 	name := calleeName(c)
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
-		info.outbound[o.Kind.String()] = true
 		e.checkOutbound(info, instr, name, o)
 	}
 	if s := e.summaryOf(c); s != nil {
-		for _, k := range s.Outbound {
-			info.outbound[k] = true
-		}
 		for _, r := range s.Reaches {
 			e.checkReach(info, instr, r)
 		}
 	}
-	// A call through a func-typed parameter (possibly captured).
-	if !c.IsInvoke() && c.StaticCallee() == nil {
-		if p, ok := c.Value.(*ssa.Parameter); ok && p.Parent() == info.fn {
-			if idx := sigIndex(info.fn, p); idx >= 0 {
-				info.calls = addFuncCall(info.calls, FuncCall{Param: idx, Loop: inLoop, At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())})
-			}
-		}
-	}
+	e.applyFuncArgs(info, instr)
 }
 
 // outboundApplies filters table matches that need the signature: the
@@ -509,15 +494,10 @@ func (e *engine) imported(f *types.Func) *FuncSummary {
 	return nil
 }
 
-// summary renders the claims computed so far as a FuncSummary (outbound
-// kinds, reaches, results and func calls only).
+// summary renders the claims computed so far as a FuncSummary (reaches,
+// results and func calls only).
 func (info *fnInfo) summary() *FuncSummary {
-	s := &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, Requests: info.requests}
-	for k := range info.outbound {
-		s.Outbound = append(s.Outbound, k)
-	}
-	sort.Strings(s.Outbound)
-	return s
+	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls}
 }
 
 // sigIndex returns p's index among fn's signature parameters (receiver
@@ -534,36 +514,10 @@ func sigIndex(fn *ssa.Function, p *ssa.Parameter) int {
 	return -1
 }
 
-// loopBlocks returns the blocks that lie on a cycle of fn's control-flow
-// graph. Past a size cap no block is treated as looping (no claim).
-func loopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
-	out := map[*ssa.BasicBlock]bool{}
-	if len(fn.Blocks) > 400 {
-		return out
-	}
-	for _, b := range fn.Blocks {
-		seen := map[*ssa.BasicBlock]bool{}
-		stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if n == b {
-				out[b] = true
-				break
-			}
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			stack = append(stack, n.Succs...)
-		}
-	}
-	return out
-}
-
 // sccs orders the package's functions into strongly connected components
-// of the call graph, callees first. A function's closures count as its
-// callees.
+// of the call graph, callees first. A function's closures, and the
+// functions it passes as values to the calls it makes, count as its
+// callees: the func-values module reads their claims at the call.
 func (e *engine) sccs() [][]*ssa.Function {
 	edges := map[*ssa.Function][]*ssa.Function{}
 	for _, fn := range e.funcs {
@@ -577,19 +531,18 @@ func (e *engine) sccs() [][]*ssa.Function {
 		for _, anon := range fn.AnonFuncs {
 			add(anon)
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if c, ok := instr.(ssa.CallInstruction); ok {
-					if g := c.Common().StaticCallee(); g != nil {
-						if g.Origin() != nil {
-							g = g.Origin()
-						}
-						if g == fn {
-							e.selfCalls[fn] = true
-						}
-						add(g)
-					}
+		for _, c := range e.local[fn].ix.calls {
+			if g := c.Common().StaticCallee(); g != nil {
+				if g.Origin() != nil {
+					g = g.Origin()
 				}
+				if g == fn {
+					e.selfCalls[fn] = true
+				}
+				add(g)
+			}
+			for _, a := range c.Common().Args {
+				add(funcValue(a))
 			}
 		}
 	}
@@ -796,18 +749,16 @@ func addReach(rs []Reach, r Reach) []Reach {
 // maxReaches caps the reach claims of one function: a fact stays small.
 const maxReaches = 8
 
-func addFuncCall(cs []FuncCall, c FuncCall) []FuncCall {
-	for i, o := range cs {
-		if o.Param == c.Param {
-			if c.Loop && !o.Loop {
-				cs[i] = c
-			}
-			return cs
+func equalFuncCalls(a, b []FuncCall) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Param != b[i].Param || a[i].Times != b[i].Times || a[i].At != b[i].At || !slices.Equal(a[i].Args, b[i].Args) {
+			return false
 		}
 	}
-	cs = append(cs, c)
-	sort.Slice(cs, func(i, j int) bool { return cs[i].Param < cs[j].Param })
-	return cs
+	return true
 }
 
 // calleeName is the full name of the called function or interface

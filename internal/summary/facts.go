@@ -2,14 +2,14 @@ package summary
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // FuncSummary is the fact exported on a package-level function or method
-// that has something to say. It is designed for all four analyzers; each
-// part names the analyzer that reads it. Parts not computed yet are
-// documented as such and stay zero, which every reader treats as "no
-// claim".
+// that has something to say. Each part is computed by one claim module
+// and names who reads it; a claim nothing reads is not declared (the
+// analyzers to come add theirs with their modules).
 //
 // Facts travel between packages through gob in go vet and in editors, so
 // every field is exported, plain data, deterministic (sorted, capped) and
@@ -27,13 +27,6 @@ type FuncSummary struct {
 	// nothing. Read by ctxdrop.
 	IgnoresCtx bool
 
-	// Outbound lists the kinds of outbound I/O (knowledge.OutboundKind
-	// names: "http", "sql", …) the function performs, directly or through
-	// its callees (static calls, interface calls with known
-	// implementations, closures it creates), sorted. Read by ctxdrop and
-	// notimeout.
-	Outbound []string
-
 	// Reaches lists the parameters whose value reaches an outbound call
 	// with nothing on the way bounding it in time: a context with no
 	// deadline added, a request whose context has none, a client used
@@ -44,29 +37,16 @@ type FuncSummary struct {
 
 	// Results says what the function returns, for results that are
 	// contexts, *http.Client or *http.Request: bounded, unbounded (and
-	// where that is made) or the caller's own parameter. Read by notimeout
-	// (through the engine's values); hedgeidem will read requests.
+	// where that is made) or the caller's own parameter. Read by the
+	// engine's values at the function's callers, for notimeout.
 	Results []ValueClaim
 
-	// FuncCalls lists the func-typed parameters the function calls, and
-	// whether in a loop (a retry layer calls its operation in one). Read
-	// by retrystack.
+	// FuncCalls lists the func-typed parameters the function calls: how
+	// many times, and with which of its own parameters as arguments. Read
+	// by the engine at the function's callers (a closure handed to it is
+	// summarised as if called there; funcs.go) and, to come, retrystack.
 	FuncCalls []FuncCall
 
-	// Requests lists the HTTP requests the function sends itself, with
-	// their method and whether they carry an idempotency key: what
-	// hedgeidem needs to know of an operation that is hedged or retried.
-	// Sorted by position, capped.
-	Requests []SentRequest
-
-	// Retry is reserved for retrystack: the function is a retry layer
-	// with this many attempts, and the largest product of nested layers
-	// reachable through it. Not computed yet.
-	Retry *Retry
-
-	// Effects is reserved for hedgeidem: non-idempotent effects the
-	// function performs or reaches, with evidence. Not computed yet.
-	Effects []Effect
 }
 
 // Drop is the evidence that a function drops its caller's context.
@@ -97,18 +77,6 @@ type Link struct {
 	// Module is the module whose code makes the call ("" when the driver
 	// does not say): only a call in the user's own module can be changed.
 	Module string
-}
-
-// Retry describes a retry layer (reserved for retrystack).
-type Retry struct {
-	// Attempts is the layer's attempt count; 0 when not known.
-	Attempts int
-	// Unbounded is set for a layer bounded by time or a context only (no
-	// attempt count): distinct from an unknown count, so a product through
-	// it is "unbounded", not 0.
-	Unbounded bool
-	Product   int    // largest product of nested layers through this function
-	Chain     []Link // the layers, outermost first
 }
 
 // Reach is the claim that a parameter's value reaches an outbound call
@@ -150,30 +118,31 @@ type ValueClaim struct {
 	What, At string
 }
 
-// FuncCall says that a func-typed parameter is called.
+// FuncCall says that a func-typed parameter is called, directly, by a
+// helper it is handed to, or by a closure that captures it.
 type FuncCall struct {
-	Param int  // index in the signature
-	Loop  bool // called inside a loop: possibly many times
-	At    string
+	Param int // index in the signature
+	// Times is how many times one call of the function calls it, at
+	// most: a count ≥ 1, TimesUnbounded (a loop with no constant bound),
+	// or TimesUnknown (it escapes where the count cannot be followed).
+	Times int
+	// Args maps the func's parameters to the function's own: Args[i] is
+	// the signature index of the parameter passed as the func's argument
+	// i, or -1 (nil when none is).
+	Args []int
+	At   string // the first call
 }
 
-// SentRequest is an HTTP request a function sends.
-type SentRequest struct {
-	// Method is the request's method when it is a constant ("POST"),
-	// else "".
-	Method string
-	// IdempotencyKey is set when an idempotency key header
-	// (knowledge.IdempotencyKeyHeaders) is set on the request before it
-	// is sent.
-	IdempotencyKey bool
-	At             string
-}
+// Counts of FuncCall.Times that are not numbers.
+const (
+	TimesUnknown   = int(timesUnknown)
+	TimesUnbounded = int(timesUnbounded)
+)
 
 // ValueSummary is the fact exported on a struct field or a package-level
 // variable whose value the package knows on every store: an
-// *http.Client with or without a Timeout, one that hedges its requests,
-// a context with or without a deadline. Read by notimeout (Of "client",
-// "ctx") and hedgeidem (Of "hedge", State "hedged").
+// *http.Client with or without a Timeout, a context with or without a
+// deadline. Read by notimeout (Of "client", "ctx").
 type ValueSummary struct {
 	Values []ValueClaim
 }
@@ -186,12 +155,6 @@ func (s *ValueSummary) String() string {
 		parts = append(parts, v.Of+":"+v.State)
 	}
 	return strings.Join(parts, " ")
-}
-
-// Effect is a non-idempotent effect (reserved for hedgeidem).
-type Effect struct {
-	What string
-	At   string
 }
 
 const maxChain = 6
@@ -216,9 +179,6 @@ func (s *FuncSummary) String() string {
 	if s.IgnoresCtx {
 		parts = append(parts, "ignoresCtx")
 	}
-	if len(s.Outbound) > 0 {
-		parts = append(parts, "outbound("+strings.Join(s.Outbound, ",")+")")
-	}
 	for _, r := range s.Reaches {
 		parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
 	}
@@ -229,25 +189,21 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))
 		}
 	}
-	for _, r := range s.Requests {
-		if r.IdempotencyKey {
-			parts = append(parts, "sends("+r.Method+",key)")
-		} else {
-			parts = append(parts, "sends("+r.Method+")")
-		}
-	}
 	for _, c := range s.FuncCalls {
-		if c.Loop {
-			parts = append(parts, fmt.Sprintf("calls(%d,loop)", c.Param))
-		} else {
-			parts = append(parts, fmt.Sprintf("calls(%d)", c.Param))
+		n := strconv.Itoa(c.Times)
+		switch c.Times {
+		case TimesUnknown:
+			n = "?"
+		case TimesUnbounded:
+			n = "∞"
 		}
-	}
-	if s.Retry != nil {
-		parts = append(parts, fmt.Sprintf("retry(%d,%d)", s.Retry.Attempts, s.Retry.Product))
-	}
-	for _, e := range s.Effects {
-		parts = append(parts, "effect("+e.What+")")
+		args := ""
+		for i, a := range c.Args {
+			if a >= 0 {
+				args += fmt.Sprintf(",arg%d=p%d", i, a)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("calls(%d,x%s%s)", c.Param, n, args))
 	}
 	return strings.Join(parts, " ")
 }
@@ -255,5 +211,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Outbound) == 0 && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.Requests) == 0 && s.Retry == nil && len(s.Effects) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0
 }

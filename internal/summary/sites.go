@@ -4,8 +4,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"net/textproto"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -107,17 +105,11 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
 	case knowledge.ByClientOrRequest:
 		recv, req := receiverOf(c), argOf(c, 0)
-		if req != nil {
-			e.recordRequest(info, instr, requestMethod(req), hasIdempotencyKey(req))
-		}
 		if recv == nil || req == nil {
 			return
 		}
 		parts = []part{{domRequest, ev.eval(domRequest, req)}, {domClient, ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
-		// Get, Head, Post, PostForm: the method is in the name.
-		method := strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "Form")
-		e.recordRequest(info, instr, strings.ToUpper(method), false)
 		recv := receiverOf(c)
 		if recv == nil {
 			return
@@ -126,9 +118,6 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
-		}
-		if name == "net/http.Post" || name == "net/http.PostForm" {
-			e.recordRequest(info, instr, "POST", false)
 		}
 		what := "no dial timeout"
 		if o.DefaultClient {
@@ -234,79 +223,6 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 	}
 	e.res.findings = append(e.res.findings, &f)
-}
-
-// recordRequest notes an HTTP request the function sends.
-func (e *engine) recordRequest(info *fnInfo, instr ssa.CallInstruction, method string, key bool) {
-	at := analysisutil.ShortPos(e.pass.Fset, instr.Common().Pos())
-	for _, r := range info.requests {
-		if r.At == at {
-			return
-		}
-	}
-	if len(info.requests) < maxReaches {
-		info.requests = append(info.requests, SentRequest{Method: method, IdempotencyKey: key, At: at})
-	}
-}
-
-// requestMethod returns the constant method a request is built with
-// (http.NewRequest("POST", …)), or "".
-func requestMethod(req ssa.Value) string {
-	x, ok := req.(*ssa.Extract)
-	if !ok {
-		return ""
-	}
-	call, ok := x.Tuple.(*ssa.Call)
-	if !ok {
-		return ""
-	}
-	idx := -1
-	switch calleeName(call.Common()) {
-	case "net/http.NewRequest":
-		idx = 0
-	case "net/http.NewRequestWithContext":
-		idx = 1
-	}
-	if idx < 0 || idx >= len(call.Call.Args) {
-		return ""
-	}
-	if k, ok := call.Call.Args[idx].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
-		return strings.ToUpper(constant.StringVal(k.Value))
-	}
-	return ""
-}
-
-// hasIdempotencyKey reports whether an idempotency key header is set on
-// the request (req.Header.Set("Idempotency-Key", k)).
-func hasIdempotencyKey(req ssa.Value) bool {
-	for _, fa := range fieldAddrs(req) {
-		if fieldName(fa) != "Header" || fa.Referrers() == nil {
-			continue
-		}
-		for _, l := range *fa.Referrers() {
-			load, ok := l.(*ssa.UnOp)
-			if !ok || load.Referrers() == nil {
-				continue
-			}
-			for _, u := range *load.Referrers() {
-				call, ok := u.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				switch calleeName(call.Common()) {
-				case "(net/http.Header).Set", "(net/http.Header).Add":
-				default:
-					continue
-				}
-				if args := call.Common().Args; len(args) > 1 {
-					if k, ok := args[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && knowledge.IdempotencyKeyHeaders[textproto.CanonicalMIMEHeaderKey(constant.StringVal(k.Value))] {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
 }
 
 // evalAt evaluates v as it reaches instr. A phi node's edges that cannot
@@ -505,7 +421,6 @@ func (e *engine) interfaceClaims() bool {
 				continue
 			}
 			var sum FuncSummary
-			outbound := map[string]bool{}
 			for _, tn := range impls {
 				named := tn.Type().(*types.Named)
 				if named.TypeParams().Len() > 0 {
@@ -527,21 +442,14 @@ func (e *engine) interfaceClaims() bool {
 				if info == nil {
 					continue
 				}
-				for k := range info.outbound {
-					outbound[k] = true
-				}
 				for _, r := range info.reaches {
 					r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
 					sum.Reaches = addReach(sum.Reaches, r)
 				}
 			}
-			for k := range outbound {
-				sum.Outbound = append(sum.Outbound, k)
-			}
-			if len(sum.Outbound) == 0 && len(sum.Reaches) == 0 {
+			if len(sum.Reaches) == 0 {
 				continue
 			}
-			sort.Strings(sum.Outbound)
 			e.ifaceSums[m] = &sum
 			made = true
 		}

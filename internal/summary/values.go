@@ -31,12 +31,9 @@ const (
 	// domDialer follows a *net.Dialer: bounded when Timeout or Deadline
 	// is set.
 	domDialer
-	// domHedge follows an *http.Client by whether it hedges: "bounded"
-	// here means its Transport sends hedged copies (hedgeidem).
-	domHedge
 )
 
-var domainNames = [...]string{"ctx", "request", "client", "dialer", "hedge"}
+var domainNames = [...]string{"ctx", "request", "client", "dialer"}
 
 func (d domain) String() string { return domainNames[d] }
 
@@ -246,8 +243,6 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 			return ev.configured(v, "Timeout")
 		case domDialer:
 			return ev.configured(v, "Timeout", "Deadline")
-		case domHedge:
-			return ev.hedging(v)
 		}
 		return unknown
 	}
@@ -493,51 +488,6 @@ func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
 		}
 	}
 	return header && dial
-}
-
-// hedging follows a client literal by its Transport: hedged when it is
-// a hedging transport (the runtime's hedge.Transport, hedgedhttp's), not
-// when any other value or none is stored, unknown when the client escapes.
-func (ev *evaluator) hedging(al *ssa.Alloc) value {
-	for _, fa := range fieldAddrs(al) {
-		if fieldName(fa) != "Transport" {
-			continue
-		}
-		for _, val := range storedAt(fa) {
-			if isHedgingTransport(val) {
-				return bounded()
-			}
-		}
-	}
-	if v := ev.configured(al, "Timeout"); v.state() == stUnknown {
-		return unknown // handed elsewhere: its transport may change
-	}
-	return value{{kind: srcUnbounded, fn: al.Parent(), pos: al.Pos(), what: "a client that does not hedge"}}
-}
-
-// isHedgingTransport reports whether a value stored as a client's
-// Transport hedges requests, by its type or the call that made it.
-func isHedgingTransport(v ssa.Value) bool {
-	if mi, ok := v.(*ssa.MakeInterface); ok {
-		v = mi.X
-	}
-	t := v.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "github.com/resilvet/resilvet/runtime/hedge" && n.Obj().Name() == "Transport" {
-		return true
-	}
-	if x, ok := v.(*ssa.Extract); ok {
-		v = x.Tuple
-	}
-	if c, ok := v.(*ssa.Call); ok {
-		switch calleeName(c.Common()) {
-		case "github.com/cristalhq/hedgedhttp.NewRoundTripper", "github.com/cristalhq/hedgedhttp.NewRoundTripperAndStats", "github.com/cristalhq/hedgedhttp.New":
-			return true
-		}
-	}
-	return false
 }
 
 // storesNonZero reports whether a value other than the zero constant is

@@ -33,7 +33,7 @@ func NewBareClient() *http.Client { // want NewBareClient:`returns\(client0:unbo
 }
 
 // Fetch sends through the bounded client: the context does not matter.
-func (c *Client) Fetch(ctx context.Context, url string) error { // want Fetch:`outbound\(http\)`
+func (c *Client) Fetch(ctx context.Context, url string) error {
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func query(ctx context.Context, db *sql.DB, id string) error { // want query:`re
 }
 
 // Bounded adds a deadline before the query: no claim on its parameter.
-func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`outbound\(sql\)`
+func (c *Client) Bounded(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -91,7 +91,7 @@ func WithDeadline(ctx context.Context) (context.Context, context.CancelFunc) { /
 }
 
 // Retry calls op in a loop: a retry layer.
-func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`calls\(1,loop\)`
+func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`^calls\(1,x3,arg0=p0\)$`
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = op(ctx); err == nil {
@@ -102,7 +102,7 @@ func Retry(ctx context.Context, op func(context.Context) error) error { // want 
 }
 
 // Once calls op once.
-func Once(op func() error) error { // want Once:`calls\(0\)`
+func Once(op func() error) error { // want Once:`^calls\(0,x1\)$`
 	return op()
 }
 
@@ -116,7 +116,7 @@ func EnsureDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // LoadEnsured queries with an ensured deadline: no claim on its parameter.
-func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want LoadEnsured:`^outbound\(sql\)$`
+func (c *Client) LoadEnsured(ctx context.Context, id string) error {
 	ctx, cancel := EnsureDeadline(ctx)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -124,7 +124,7 @@ func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want Loa
 
 // Ack sends the ack request only when sync is set, and then with a
 // deadline ensured: the path where ctx is the caller's never sends it.
-func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^outbound\(sql\)$`
+func (c *Client) Ack(ctx context.Context, sync bool) error {
 	if sync {
 		var cancel context.CancelFunc
 		ctx, cancel = EnsureDeadline(ctx)
@@ -137,7 +137,7 @@ func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^outbo
 }
 
 // Charge posts without an idempotency key: not safe to hedge or retry.
-func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`outbound\(http\) sends\(POST\)`
+func (c *Client) Charge(ctx context.Context, url string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:
 }
 
 // ChargeOnce posts with an idempotency key.
-func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // want ChargeOnce:`outbound\(http\) sends\(POST,key\)`
+func (c *Client) ChargeOnce(ctx context.Context, url, key string) error {
 	req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
 	if err != nil {
 		return err
@@ -159,7 +159,7 @@ func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // wan
 
 // Hedged holds a client that hedges its requests (for hedgeidem).
 type Hedged struct {
-	hc *http.Client // want hc:"client:bounded hedge:hedged"
+	hc *http.Client // want hc:"client:bounded"
 }
 
 func NewHedged() *Hedged {
