@@ -80,30 +80,12 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		return nil, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{
-		pass:     pass,
-		sum:      sum,
-		rep:      report.New(pass, name, cfg.IncludeTests, "contextcheck"),
-		fixes:    newFixer(pass),
-		scope:    map[ast.Node]*inScope{},
-		deferred: map[*ast.FuncLit]bool{},
-		callAt:   map[token.Pos]*ast.CallExpr{},
-	}
-	for cur := range ins.Root().Preorder((*ast.DeferStmt)(nil)) {
-		if lit, ok := ast.Unparen(cur.Node().(*ast.DeferStmt).Call.Fun).(*ast.FuncLit); ok {
-			c.deferred[lit] = true
-		}
-	}
+	c := newChecker(pass, sum, ins, cfg.IncludeTests)
 	roots := map[token.Pos]*summary.RootUse{}
 	for _, u := range sum.Roots() {
 		roots[u.Pos] = u
 	}
-	var calls []inspector.Cursor
 	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-		calls = append(calls, cur)
-		c.callAt[cur.Node().(*ast.CallExpr).Lparen] = cur.Node().(*ast.CallExpr)
-	}
-	for _, cur := range calls {
 		call := cur.Node().(*ast.CallExpr)
 		if u := roots[call.Lparen]; u != nil {
 			c.checkRoot(cur, call, u)
@@ -114,15 +96,75 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 	return nil, nil
 }
 
-// checkRoot applies rule 1 to a root-context creation.
-func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *summary.RootUse) {
+func newChecker(pass *analysis.Pass, sum *summary.Result, ins *inspector.Inspector, includeTests bool) *checker {
+	c := &checker{
+		pass:     pass,
+		sum:      sum,
+		rep:      report.New(pass, name, includeTests, "contextcheck"),
+		fixes:    newFixer(pass),
+		scope:    map[ast.Node]*inScope{},
+		deferred: map[*ast.FuncLit]bool{},
+		callAt:   map[token.Pos]*ast.CallExpr{},
+	}
+	for cur := range ins.Root().Preorder((*ast.DeferStmt)(nil), (*ast.CallExpr)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.DeferStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				c.deferred[lit] = true
+			}
+		case *ast.CallExpr:
+			c.callAt[n.Lparen] = n
+		}
+	}
+	return c
+}
+
+// RootsReported returns the root-context creations (by their calls'
+// opening parentheses) that ctxdrop reports in the package, or that it
+// would report but for the user's //resilvet:ignore or //nolint
+// directive: the hand-off between the analyzers. notimeout leaves exactly
+// these to ctxdrop, whose fix (pass the context in scope) is the right
+// one there, and reports every other root that reaches a call with no
+// deadline, including the ones ctxdrop declines by design: a goroutine
+// that only watches ctx.Done(), an unnamed context parameter, a
+// detachment whose comment explains it, cleanup after the context is
+// done.
+func RootsReported(pass *analysis.Pass, sum *summary.Result, ins *inspector.Inspector) map[token.Pos]bool {
+	out := map[token.Pos]bool{}
+	if !analysisutil.Imports(pass, "context", "net/http") {
+		return out
+	}
+	roots := map[token.Pos]*summary.RootUse{}
+	for _, u := range sum.Roots() {
+		roots[u.Pos] = u
+	}
+	if len(roots) == 0 {
+		return out
+	}
+	// Test files count: whether they are reported is the include-tests
+	// option's business, the same for both analyzers.
+	c := newChecker(pass, sum, ins, true)
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if u := roots[call.Lparen]; u != nil {
+			if _, sinks := c.rootVerdict(cur, call, u); len(sinks) > 0 {
+				out[call.Lparen] = true
+			}
+		}
+	}
+	return out
+}
+
+// rootVerdict decides rule 1 for a root-context creation: the context in
+// scope and the sinks ctxdrop reports (none: no finding).
+func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *summary.RootUse) (*inScope, []summary.Sink) {
 	owner, ok := enclosingFunc(cur)
 	if !ok {
-		return
+		return nil, nil
 	}
 	sc := c.ctxOf(owner)
 	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
-		return
+		return nil, nil
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
@@ -131,6 +173,12 @@ func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *sum
 		}
 		sinks = append(sinks, s)
 	}
+	return sc, sinks
+}
+
+// checkRoot applies rule 1 to a root-context creation.
+func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *summary.RootUse) {
+	sc, sinks := c.rootVerdict(cur, rootCall, u)
 	if len(sinks) == 0 {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/knowledge"
 	"github.com/resilvet/resilvet/internal/report"
@@ -78,6 +79,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		pass:  pass,
 		sum:   sum,
 		cfg:   cfg,
+		ins:   ins,
 		rep:   report.New(pass, name, includeTests),
 		calls: map[token.Pos]inspector.Cursor{},
 		lits:  map[token.Pos]inspector.Cursor{},
@@ -116,6 +118,19 @@ type checker struct {
 	// reached from one root context make one finding).
 	pending []*analysis.Diagnostic
 	byPos   map[token.Pos]*analysis.Diagnostic
+	ins     *inspector.Inspector
+	// handoff holds the roots ctxdrop reports (ctxdropReports).
+	handoff map[token.Pos]bool
+}
+
+// ctxdropReports returns the root contexts ctxdrop reports in the
+// package, computed on first use: notimeout stays silent on exactly
+// those.
+func (c *checker) ctxdropReports() map[token.Pos]bool {
+	if c.handoff == nil {
+		c.handoff = ctxdrop.RootsReported(c.pass, c.sum, c.ins)
+	}
+	return c.handoff
 }
 
 // check reports one finding of the engine.
@@ -126,24 +141,30 @@ func (c *checker) check(f *summary.Finding) {
 	}
 	call := callCur.Node().(*ast.CallExpr)
 	var ctxs, clients []summary.Origin
+	wrapper := false
 	for _, o := range f.Origins {
 		switch o.Of {
 		case "ctx", "request", "call":
-			if o.CtxInScope {
-				// A context is in scope where the root is made: ctxdrop
-				// reports the dropped context; the fix is to use it.
+			if c.ctxdropReports()[o.Pos] {
+				// ctxdrop reports this root: a context is in scope
+				// where it is made, and the fix is to use it.
 				return
 			}
 			if o.Enclosing != nil && wrapsTwin(o.Enclosing) {
-				// db.Query calling db.QueryContext(context.Background()):
-				// the convenience wrapper of a context-taking twin is
-				// documented to use no deadline; its callers are reported.
-				return
+				wrapper = true
 			}
 			ctxs = append(ctxs, o)
 		default:
 			clients = append(clients, o)
 		}
+	}
+	if wrapper && len(clients) == 0 {
+		// db.Query calling db.QueryContext(context.Background()): the
+		// convenience wrapper of a context-taking twin is documented to
+		// use no deadline, and its callers with a context are ctxdrop's.
+		// On a client without Timeout nothing bounds the wrapper at all,
+		// and it is reported.
+		return
 	}
 	d := &analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: f.Kind}
 	via := ""

@@ -32,13 +32,15 @@ import (
 //     files is test code;
 //   - grpcxdeadline and grpcxretryonly: the runtime's deadline
 //     interceptor bounds a connection's calls, its retry interceptor
-//     does not.
+//     does not;
+//   - everyday: cases written like everyday service code (helpers,
+//     options, closures handed to helpers, loops).
 func TestDefaultOptions(t *testing.T) {
 	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
 		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
-		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly")
+		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly", "notimeout/everyday")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {

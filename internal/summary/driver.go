@@ -241,26 +241,39 @@ func sortExits(es []loopExit) {
 	}
 }
 
-// tripCount recognises the counting loop, in the shape the SSA builder
-// gives both for i := a; i < b; i++ and for i := range b: the header
-// branches on i < b (or i <= b, i != b), i is a phi of the header whose
-// entry edge is a constant and whose back edge adds a constant step,
-// and b is a constant. It returns the count, or 0.
+// tripCount recognises the counting loop, in the two shapes the SSA
+// builder gives: for i := a; i < b; i++ tests i, a phi of the header, in
+// the header; for i := range b tests i+1 in the latch before going
+// round again. Either way the phi's entry edge is a constant, its back
+// edge adds a constant step, and b is a constant. It returns the count
+// (an upper bound: a break or a return may end the loop sooner), or 0.
 func tripCount(l *loop) int {
-	ifi, ok := l.header.Instrs[len(l.header.Instrs)-1].(*ssa.If)
-	if !ok || !l.body[l.header.Succs[0]] || l.body[l.header.Succs[1]] {
+	var cond *ssa.BinOp
+	var rotated bool
+	if c, ok := loopTest(l, l.header); ok {
+		cond = c
+	} else if len(l.latches) == 1 {
+		if c, ok := loopTest(l, l.latches[0]); ok {
+			cond, rotated = c, true
+		}
+	}
+	if cond == nil {
 		return 0
 	}
-	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	limit, ok := intConst(cond.Y)
 	if !ok {
 		return 0
 	}
-	phi, ok := cmp.X.(*ssa.Phi)
+	x := cond.X
+	if rotated {
+		add, ok := x.(*ssa.BinOp)
+		if !ok || add.Op != token.ADD {
+			return 0
+		}
+		x = add.X
+	}
+	phi, ok := x.(*ssa.Phi)
 	if !ok || phi.Block() != l.header {
-		return 0
-	}
-	limit, ok := intConst(cmp.Y)
-	if !ok {
 		return 0
 	}
 	var start, step int64
@@ -289,7 +302,7 @@ func tripCount(l *loop) int {
 		return 0
 	}
 	n := limit - start
-	switch cmp.Op {
+	switch cond.Op {
 	case token.LSS, token.NEQ:
 	case token.LEQ:
 		n++
@@ -304,6 +317,17 @@ func tripCount(l *loop) int {
 		return 0
 	}
 	return int(n)
+}
+
+// loopTest returns the comparison block b branches on when its true
+// branch stays in the loop and its false branch leaves it.
+func loopTest(l *loop, b *ssa.BasicBlock) (*ssa.BinOp, bool) {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || !l.body[b.Succs[0]] || l.body[b.Succs[1]] {
+		return nil, false
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	return cmp, ok
 }
 
 // intConst returns the value of an integer constant.

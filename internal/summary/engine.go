@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -602,9 +603,11 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 			continue
 		}
 		var vs []value
+		var rets []*ssa.BasicBlock
 		for _, b := range fn.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
 				vs = append(vs, e.ev.eval(d, ret.Results[i]))
+				rets = append(rets, b)
 			}
 		}
 		v := join(vs...)
@@ -631,6 +634,12 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 				continue
 			}
 			c.State, c.Param = "param", idx
+			if len(v) > 1 && !hasUnbounded(v) {
+				// Bounded on some paths: say when, if a comparison of an
+				// integer parameter with a constant chooses them (if d > 0
+				// { return context.WithTimeout(ctx, d) }).
+				c.BoundedIf = boundedCondition(fn, rets, vs)
+			}
 		default:
 			continue
 		}
@@ -640,6 +649,96 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 }
 
 func hasUnbounded(v value) bool { return len(v.unbounded()) > 0 }
+
+// boundedCondition finds the condition under which a function returns a
+// bounded value rather than its parameter: an if comparing an integer
+// parameter with a constant, one branch of which leads to every bounded
+// return and to no other. It returns nil when there is none.
+func boundedCondition(fn *ssa.Function, rets []*ssa.BasicBlock, vals []value) *IntCond {
+	var boundedRets, otherRets []*ssa.BasicBlock
+	for i, v := range vals {
+		if v.state() == stBounded {
+			boundedRets = append(boundedRets, rets[i])
+		} else {
+			otherRets = append(otherRets, rets[i])
+		}
+	}
+	if len(boundedRets) == 0 || len(otherRets) == 0 {
+		return nil
+	}
+	for dom := boundedRets[0].Idom(); dom != nil; dom = dom.Idom() {
+		ifi, ok := dom.Instrs[len(dom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		p, ok := cmp.X.(*ssa.Parameter)
+		k, isConst := cmp.Y.(*ssa.Const)
+		if !ok || !isConst || k.Value == nil || k.Value.Kind() != constant.Int || p.Parent() != fn {
+			continue
+		}
+		idx := sigIndex(fn, p)
+		for branch, succ := range dom.Succs {
+			if len(succ.Preds) != 1 || !dominatesAll(succ, boundedRets) || dominatesAny(succ, otherRets) {
+				continue
+			}
+			op := cmp.Op
+			if branch == 1 {
+				op = negate(op)
+			}
+			if idx < 0 || op == token.ILLEGAL {
+				return nil
+			}
+			n, exact := constant.Int64Val(k.Value)
+			if !exact {
+				return nil
+			}
+			return &IntCond{Param: idx, Op: op.String(), Value: n}
+		}
+		return nil
+	}
+	return nil
+}
+
+func dominatesAll(b *ssa.BasicBlock, bs []*ssa.BasicBlock) bool {
+	for _, x := range bs {
+		if !b.Dominates(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func dominatesAny(b *ssa.BasicBlock, bs []*ssa.BasicBlock) bool {
+	for _, x := range bs {
+		if b.Dominates(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// negate returns the comparison that holds when op does not.
+func negate(op token.Token) token.Token {
+	switch op {
+	case token.EQL:
+		return token.NEQ
+	case token.NEQ:
+		return token.EQL
+	case token.LSS:
+		return token.GEQ
+	case token.GEQ:
+		return token.LSS
+	case token.GTR:
+		return token.LEQ
+	case token.LEQ:
+		return token.GTR
+	}
+	return token.ILLEGAL
+}
 
 // checksDeadline reports whether fn asks p for its deadline: a function
 // returning either p or a bounded context does so to choose between them.
@@ -713,7 +812,12 @@ func equalClaims(a, b []ValueClaim) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		x, y := a[i], b[i]
+		if (x.BoundedIf == nil) != (y.BoundedIf == nil) || x.BoundedIf != nil && *x.BoundedIf != *y.BoundedIf {
+			return false
+		}
+		x.BoundedIf, y.BoundedIf = nil, nil
+		if x != y {
 			return false
 		}
 	}

@@ -2,6 +2,8 @@ package summary
 
 import (
 	"fmt"
+	"go/constant"
+	"go/token"
 	"strconv"
 	"strings"
 )
@@ -116,6 +118,27 @@ type ValueClaim struct {
 	// What names the unbounded value ("context.Background()", "a client
 	// without Timeout") and At where it is made, for State "unbounded".
 	What, At string
+	// BoundedIf, for State "param", is the condition on an integer
+	// parameter under which the result is bounded instead (a helper that
+	// adds a timeout only when d > 0): a caller passing a constant that
+	// meets it gets a bounded value.
+	BoundedIf *IntCond `json:",omitempty"`
+}
+
+// IntCond is a comparison of an integer parameter with a constant.
+type IntCond struct {
+	Param int    // signature index
+	Op    string // "<", "<=", ">", ">=", "==", "!="
+	Value int64
+}
+
+// Holds reports whether the constant x meets the condition.
+func (c *IntCond) Holds(x constant.Value) bool {
+	op, ok := map[string]token.Token{"<": token.LSS, "<=": token.LEQ, ">": token.GTR, ">=": token.GEQ, "==": token.EQL, "!=": token.NEQ}[c.Op]
+	if !ok || x == nil || x.Kind() != constant.Int {
+		return false
+	}
+	return constant.Compare(x, op, constant.MakeInt64(c.Value))
 }
 
 // FuncCall says that a func-typed parameter is called, directly, by a
@@ -183,7 +206,9 @@ func (s *FuncSummary) String() string {
 		parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
 	}
 	for _, r := range s.Results {
-		if r.State == "param" {
+		if r.State == "param" && r.BoundedIf != nil {
+			parts = append(parts, fmt.Sprintf("returns(%s%d:param%d,bounded if p%d%s%d)", r.Of, r.Index, r.Param, r.BoundedIf.Param, r.BoundedIf.Op, r.BoundedIf.Value))
+		} else if r.State == "param" {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:param%d)", r.Of, r.Index, r.Param))
 		} else {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))

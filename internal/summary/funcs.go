@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"sort"
 
@@ -63,7 +64,7 @@ func (e *engine) funcSites(info *fnInfo) []funcSite {
 	for _, instr := range ix.calls {
 		c := instr.Common()
 		// Called directly: f(x).
-		if p, ok := c.Value.(*ssa.Parameter); ok && !c.IsInvoke() && p.Parent() == fn {
+		if p := funcParam(fn, c.Value); p != nil && !c.IsInvoke() {
 			args := make([]int, len(c.Args))
 			for i, a := range c.Args {
 				args[i] = paramIndex(fn, a)
@@ -73,9 +74,8 @@ func (e *engine) funcSites(info *fnInfo) []funcSite {
 		}
 		// Handed to a helper that calls it: helper(f).
 		for _, fc := range e.calleeFuncCalls(c) {
-			a := argOf(c, fc.Param)
-			p, ok := a.(*ssa.Parameter)
-			if !ok || p.Parent() != fn {
+			p := funcParam(fn, argOf(c, fc.Param))
+			if p == nil {
 				continue
 			}
 			args := make([]int, len(fc.Args))
@@ -96,8 +96,8 @@ func (e *engine) funcSites(info *fnInfo) []funcSite {
 			continue
 		}
 		for i, fv := range cl.fn.FreeVars {
-			p, ok := mc.Bindings[i].(*ssa.Parameter)
-			if !ok || p.Parent() != fn {
+			p := boundParam(fn, mc.Bindings[i])
+			if p == nil {
 				continue
 			}
 			inner := cl.freeCalls[fv]
@@ -116,12 +116,12 @@ func (e *engine) freeVarCalls(info *fnInfo) {
 	info.freeCalls, info.freeCalled = map[*ssa.FreeVar]times{}, map[*ssa.FreeVar]bool{}
 	for _, instr := range info.ix.calls {
 		c := instr.Common()
-		if fv, ok := c.Value.(*ssa.FreeVar); ok && !c.IsInvoke() {
+		if fv := freeVarOf(c.Value); fv != nil && !c.IsInvoke() {
 			e.addFreeCall(info, fv, times(1).mul(info.ix.multiplicity(instr.Block())))
 			continue
 		}
 		for _, fc := range e.calleeFuncCalls(c) {
-			if fv, ok := argOf(c, fc.Param).(*ssa.FreeVar); ok {
+			if fv := freeVarOf(argOf(c, fc.Param)); fv != nil {
 				e.addFreeCall(info, fv, times(fc.Times).mul(info.ix.multiplicity(instr.Block())))
 			}
 		}
@@ -322,6 +322,56 @@ func funcValue(v ssa.Value) *ssa.Function {
 		return funcValue(v.X)
 	}
 	return nil
+}
+
+// funcParam returns the parameter of fn that v holds: the parameter
+// itself, or a load of the variable the SSA builder boxes a parameter in
+// when a closure captures it, as long as only the parameter is ever
+// stored there.
+func funcParam(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		return boundParam(fn, u.X)
+	}
+	if p, ok := v.(*ssa.Parameter); ok && p.Parent() == fn {
+		return p
+	}
+	return nil
+}
+
+// boundParam returns the parameter of fn that a closure binding holds:
+// the parameter, or the box it lives in (see funcParam).
+func boundParam(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		if v.Parent() == fn {
+			return v
+		}
+	case *ssa.Alloc:
+		var p *ssa.Parameter
+		for _, r := range *v.Referrers() {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Addr != v {
+				continue
+			}
+			q, ok := st.Val.(*ssa.Parameter)
+			if !ok || q.Parent() != fn || p != nil && q != p {
+				return nil
+			}
+			p = q
+		}
+		return p
+	}
+	return nil
+}
+
+// freeVarOf returns the free variable v holds: the variable, or a load
+// of the box it refers to.
+func freeVarOf(v ssa.Value) *ssa.FreeVar {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	fv, _ := v.(*ssa.FreeVar)
+	return fv
 }
 
 // paramIndex returns the signature index of v when it is one of fn's

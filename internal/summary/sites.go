@@ -204,7 +204,20 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 				e.pending[owner] = append(e.pending[owner], r)
 			}
 		}
-		return
+		// A context the function itself puts in the parameter's place
+		// (if ctx.Err() != nil { ctx = context.Background() }) reaches
+		// the call whatever the caller passes: a finding of its own.
+		// A nil guard (if ctx == nil { ctx = … }) is the caller's value.
+		var replaced value
+		for _, src := range param.v.unbounded() {
+			if !src.guard {
+				replaced = append(replaced, src)
+			}
+		}
+		if len(replaced) == 0 {
+			return
+		}
+		param.v = replaced
 	}
 	pos := instr.Common().Pos()
 	key := findingKey{pos, f.Outbound}

@@ -16,3 +16,10 @@ func TestFacts(t *testing.T) {
 func TestEngineFacts(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "notimeout/lib", "notimeout/orderspb")
 }
+
+// TestFuncValues checks the func-values claim: counts through loops with
+// constant bounds, sequences and alternatives, forwarding helpers and
+// closures, and the argument mapping.
+func TestFuncValues(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/funcs")
+}

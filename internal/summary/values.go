@@ -73,6 +73,9 @@ type src struct {
 	// dropped marks a root context (or a call that makes one inside)
 	// where ctxdrop has the finding when a context is in scope.
 	dropped bool
+	// guard marks an unbounded value put in place of a nil one (if ctx ==
+	// nil { ctx = context.Background() }): a fallback, not a choice.
+	guard bool
 }
 
 // value is a set of sources, kept small: past maxSources it is unknown.
@@ -183,7 +186,16 @@ func (ev *evaluator) eval(d domain, v ssa.Value) value {
 	if r, ok := ev.memo[k]; ok {
 		return r
 	}
-	ev.memo[k] = unknown // cycle guard
+	// Cycle guard. A phi met again while it is being evaluated is a
+	// value carried around a loop: its own back edge adds nothing to the
+	// join of its other edges, so it stands for the empty value (bottom),
+	// and the phi's value is the join over every iteration. Any other
+	// cycle is unknown.
+	if _, ok := v.(*ssa.Phi); ok {
+		ev.memo[k] = value{}
+	} else {
+		ev.memo[k] = unknown
+	}
 	r := ev.compute(d, v)
 	ev.memo[k] = r
 	return r
@@ -193,8 +205,12 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 	switch v := v.(type) {
 	case *ssa.Phi:
 		var vs []value
-		for _, e := range v.Edges {
-			vs = append(vs, ev.eval(d, e))
+		for i, e := range v.Edges {
+			val := ev.eval(d, e)
+			if nilGuarded(v.Block().Preds[i], v.Block()) {
+				val = asGuard(val)
+			}
+			vs = append(vs, val)
 		}
 		return join(vs...)
 	case *ssa.ChangeType:
@@ -247,6 +263,50 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 		return unknown
 	}
 	return unknown
+}
+
+// nilGuarded reports whether the edge pred→phiBlock is taken only when a
+// value was found nil: pred, or a block that dominates it, is the branch
+// of an if on x == nil (x != nil) taken when x is nil.
+func nilGuarded(pred, phiBlock *ssa.BasicBlock) bool {
+	for b, depth := pred, 0; b != nil && depth < 3; b, depth = b.Idom(), depth+1 {
+		dom := b.Idom()
+		if dom == nil {
+			return false
+		}
+		ifi, ok := dom.Instrs[len(dom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !isNilConst(cmp.Y) && !isNilConst(cmp.X) {
+			continue
+		}
+		for branch, succ := range dom.Succs {
+			if succ == phiBlock || !succ.Dominates(pred) {
+				continue
+			}
+			return cmp.Op == token.EQL && branch == 0 || cmp.Op == token.NEQ && branch == 1
+		}
+	}
+	return false
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// asGuard marks a value's unbounded sources as nil-guard fallbacks.
+func asGuard(v value) value {
+	out := make(value, len(v))
+	for i, s := range v {
+		if s.kind == srcUnbounded {
+			s.guard = true
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // freeVar follows a closure's free variable to the values bound to it
@@ -310,6 +370,9 @@ func (ev *evaluator) load(d domain, addr ssa.Value) value {
 				for _, instr := range b.Instrs {
 					if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
 						if al, ok := mc.Bindings[i].(*ssa.Alloc); ok {
+							if v, ok := ev.cellWhenRun(d, al, mc, a); ok {
+								return v
+							}
 							return ev.cell(d, al)
 						}
 						if fv, ok := mc.Bindings[i].(*ssa.FreeVar); ok {
@@ -358,6 +421,104 @@ func (ev *evaluator) cell(d domain, al *ssa.Alloc) value {
 		return unknown
 	}
 	return join(vs...)
+}
+
+// cellWhenRun is the value of a captured variable as the closure that
+// captures it sees it, when the closure is only ever called right where
+// it is made: at each call, the last store into the variable before the
+// call (ctx := context.Background(); run := func() { use(ctx) };
+// ctx, cancel = context.WithTimeout(ctx, d); run() sees the bounded ctx).
+// It declines (ok false) when the closure escapes, writes the variable
+// itself, or another store may come between.
+func (ev *evaluator) cellWhenRun(d domain, al *ssa.Alloc, mc *ssa.MakeClosure, fv *ssa.FreeVar) (value, bool) {
+	if refs := fv.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(fv) {
+				return nil, false
+			}
+		}
+	}
+	var stores []*ssa.Store
+	for _, r := range *al.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != ssa.Value(al) {
+				return nil, false
+			}
+			stores = append(stores, r)
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if r != mc {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	var vs []value
+	for _, r := range *mc.Referrers() {
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		call, ok := r.(ssa.CallInstruction)
+		if !ok || call.Common().Value != ssa.Value(mc) {
+			return nil, false
+		}
+		st := lastStoreBefore(stores, call)
+		if st == nil {
+			return nil, false
+		}
+		vs = append(vs, ev.eval(d, st.Val))
+	}
+	if len(vs) == 0 {
+		return nil, false
+	}
+	return join(vs...), true
+}
+
+// lastStoreBefore returns the store that runs last before at on every
+// path: it runs before at, and no other store can run between the two.
+func lastStoreBefore(stores []*ssa.Store, at ssa.Instruction) *ssa.Store {
+	var best *ssa.Store
+	for _, st := range stores {
+		if before(st, at) && (best == nil || before(best, st)) {
+			best = st
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	for _, st := range stores {
+		if st == best || before(st, best) {
+			continue
+		}
+		if reaches(best, st) && reaches(st, at) {
+			return nil
+		}
+	}
+	return best
+}
+
+// reaches reports whether b can run after a on some path.
+func reaches(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() && instrIndex(a) < instrIndex(b) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), a.Block().Succs...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == b.Block() {
+			return true
+		}
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, n.Succs...)
+	}
+	return false
 }
 
 // configured follows a struct allocated in place (&http.Client{…},
@@ -577,6 +738,10 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 				// context, made on purpose (close now, do not wait).
 				return bounded()
 			}
+			if cancelScheduled(call) {
+				// time.AfterFunc(d, cancel): a deadline by another name.
+				return bounded()
+			}
 			return ev.eval(domCtx, args[0])
 		case "context.WithValue":
 			return ev.eval(domCtx, args[0])
@@ -655,6 +820,37 @@ func cancelledBeforeUse(call *ssa.Call) bool {
 	return true
 }
 
+// cancelScheduled reports whether the cancel function a WithCancel call
+// returns is handed to time.AfterFunc, directly or in a closure that
+// calls it: the context ends when the timer fires.
+func cancelScheduled(call *ssa.Call) bool {
+	for _, r := range *call.Referrers() {
+		x, ok := r.(*ssa.Extract)
+		if !ok || x.Index != 1 {
+			continue
+		}
+		// The cancel function itself (CancelFunc converted to func()),
+		// or a closure that captures it.
+		vals := []ssa.Value{x}
+		for _, u := range *x.Referrers() {
+			switch u := u.(type) {
+			case *ssa.ChangeType:
+				vals = append(vals, u)
+			case *ssa.MakeClosure:
+				vals = append(vals, u)
+			}
+		}
+		for _, v := range vals {
+			for _, u := range *v.Referrers() {
+				if c, ok := u.(ssa.CallInstruction); ok && calleeName(c.Common()) == "time.AfterFunc" && len(c.Common().Args) == 2 && c.Common().Args[1] == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // before reports whether a runs before b on every path to b.
 func before(a, b ssa.Instruction) bool {
 	if a.Block() != b.Block() {
@@ -693,6 +889,11 @@ func (ev *evaluator) resultClaim(d domain, call *ssa.Call, index int) (value, bo
 			what := cl.What + " (from " + calleeDisplay(c) + ")"
 			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: what, at: cl.At}}, true
 		case "param":
+			if cl.BoundedIf != nil {
+				if k, ok := argOf(c, cl.BoundedIf.Param).(*ssa.Const); ok && cl.BoundedIf.Holds(k.Value) {
+					return bounded(), true
+				}
+			}
 			if a := argOf(c, cl.Param); a != nil {
 				return ev.eval(d, a), true
 			}

@@ -1,0 +1,170 @@
+// Package everyday holds notimeout's cases written like everyday service
+// code: helpers, options, decorators, closures and loops. Each case says
+// whether it is reported and why.
+package everyday
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"time"
+)
+
+var db *sql.DB
+
+// --- func values: a closure handed to a helper runs where the helper calls it ---
+
+func withConn(ctx context.Context, fn func(context.Context) error) error {
+	return fn(ctx)
+}
+
+func closureThroughHelper() error {
+	return withConn(context.Background(), func(ctx context.Context) error { // want `context.Background\(\) reaches sql.DB.QueryContext \(via everyday.withConn -> everyday.closureThroughHelper \(closure\) -> sql.DB.QueryContext\) with no deadline`
+		_, err := db.QueryContext(ctx, "select 1")
+		return err
+	})
+}
+
+func closureThroughHelperBounded() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return withConn(ctx, func(ctx context.Context) error { // ok: bounded before the helper
+		_, err := db.QueryContext(ctx, "select 1")
+		return err
+	})
+}
+
+func closureBoundsItself() error {
+	return withConn(context.Background(), func(ctx context.Context) error { // ok: the closure adds the deadline
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		_, err := db.QueryContext(ctx, "select 1")
+		return err
+	})
+}
+
+// --- a client's Timeout set by a helper it is handed to, or an option ---
+
+type option func(*http.Client)
+
+func withTimeout(d time.Duration) option { return func(c *http.Client) { c.Timeout = d } }
+
+func newClient(opts ...option) *http.Client {
+	c := &http.Client{}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+func configure(c *http.Client) { c.Timeout = 3 * time.Second }
+
+func clientConfiguredByHelper(u string) {
+	c := &http.Client{}
+	configure(c)
+	c.Get(u) // ok: the helper sets Timeout (the client escapes to it: no claim)
+}
+
+func clientFromOptions(u string) {
+	c := newClient(withTimeout(time.Second))
+	c.Get(u) // ok: an option may set Timeout
+}
+
+// --- a helper that bounds its context only under a condition ---
+
+func bounded(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
+}
+
+func conditionalBoundTaken() error {
+	ctx, cancel := bounded(context.Background(), 2*time.Second) // ok: a positive constant takes the bounding branch
+	defer cancel()
+	_, err := db.QueryContext(ctx, "select 1")
+	return err
+}
+
+// --- WithCancel whose cancel a timer schedules ---
+
+func cancelledByTimer() error {
+	ctx, cancel := context.WithCancel(context.Background()) // ok: time.AfterFunc cancels it: a deadline by another name
+	t := time.AfterFunc(5*time.Second, cancel)
+	defer t.Stop()
+	_, err := db.QueryContext(ctx, "select 1")
+	return err
+}
+
+// --- a closure that captures a context later re-bound to a bounded one ---
+
+func rebindBeforeRun() error {
+	ctx := context.Background()
+	run := func() error {
+		_, err := db.QueryContext(ctx, "select 1")
+		return err
+	}
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithTimeout(ctx, time.Second) // ok: bounded before run runs
+	defer cancel()
+	return run()
+}
+
+// --- a context re-derived inside a loop ---
+
+func loopRederived(ids []string) error {
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second) // ok: bounded in every iteration
+		_, err := db.QueryContext(ctx, "select ?", id)
+		cancel()
+		if err != nil {
+			break
+		}
+	}
+	return nil
+}
+
+func loopWithBreak(ids []string) error {
+	ctx := context.Background() // want `context.Background\(\) reaches sql.DB.QueryContext with no deadline`
+	for _, id := range ids {
+		if id == "" {
+			break
+		}
+		_, err := db.QueryContext(ctx, "select ?", id)
+		if err != nil {
+			continue
+		}
+	}
+	return nil
+}
+
+func loopRetryOnErr(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		if ctx.Err() != nil {
+			ctx = context.Background() // want `context.Background\(\) reaches sql.DB.QueryContext with no deadline`
+		}
+		if _, err := db.QueryContext(ctx, "select 1"); err == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// --- a client without Timeout behind an interface field ---
+
+type doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+type api struct{ hc doer }
+
+func newAPI() *api { return &api{hc: &http.Client{}} }
+
+func (a *api) get(ctx context.Context, u string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = a.hc.Do(req) // the dynamic type is a client without Timeout; the caller's context decides
+	return err
+}
