@@ -34,13 +34,17 @@ import (
 //     interceptor bounds a connection's calls, its retry interceptor
 //     does not;
 //   - everyday: cases written like everyday service code (helpers,
-//     options, closures handed to helpers, loops).
+//     options, closures handed to helpers, loops);
+//   - sqlitelocal and sqliteopen: an in-process database, by the driver
+//     linked or named, is not a remote dependency; postgresopen is;
+//   - harness: a package importing a test framework is test code.
 func TestDefaultOptions(t *testing.T) {
 	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
 		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
-		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly", "notimeout/everyday")
+		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly", "notimeout/everyday",
+		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {

@@ -250,6 +250,41 @@ func RetainsContext(fullName string) bool { return retainingContext[fullName] }
 // main that calls one is a service, not a one-shot tool.
 func IsServe(fullName string) bool { return serves[fullName] }
 
+// IsTestFramework reports whether an import path is a test framework:
+// a package whose ordinary (non-_test.go) files import one is a test
+// harness or an end-to-end suite, test code whatever its path. The
+// standard "testing" package is not one here: a package may import it
+// for a helper or two beside production code, and the functions that
+// take a testing parameter are test code by their signature instead.
+func IsTestFramework(path string) bool {
+	for _, p := range testFrameworks {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// IsEmbeddedSQLDriver reports whether an import path is a database/sql
+// driver for an in-process database (SQLite, DuckDB): its calls do not
+// wait on a remote peer.
+func IsEmbeddedSQLDriver(path string) bool { return embeddedSQLDrivers[path] }
+
+// IsRemoteSQLDriver reports whether an import path is (in) a driver of a
+// networked database.
+func IsRemoteSQLDriver(path string) bool {
+	for _, p := range remoteSQLDrivers {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// IsEmbeddedSQLDriverName reports whether a driver name given to sql.Open
+// names an in-process database.
+func IsEmbeddedSQLDriverName(name string) bool { return embeddedSQLDriverNames[name] }
+
 // NeverReturns reports whether a call of the named function never
 // returns to its caller (os.Exit, log.Fatal, t.Fatal).
 func NeverReturns(fullName string) bool { return neverReturn[fullName] }

@@ -301,3 +301,46 @@ var neverReturn = map[string]bool{
 	"(*testing.common).Skip":    true,
 	"(*testing.common).Skipf":   true,
 }
+
+// testFrameworks are import-path prefixes of test frameworks.
+var testFrameworks = []string{
+	"github.com/stretchr/testify",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"gotest.tools",
+	"go.uber.org/goleak",
+	"github.com/smartystreets/goconvey",
+}
+
+// embeddedSQLDrivers are database/sql drivers of in-process databases.
+var embeddedSQLDrivers = map[string]bool{
+	"github.com/mattn/go-sqlite3":          true,
+	"modernc.org/sqlite":                   true,
+	"github.com/glebarez/go-sqlite":        true,
+	"github.com/glebarez/sqlite":           true,
+	"github.com/ncruces/go-sqlite3":        true,
+	"github.com/ncruces/go-sqlite3/driver": true,
+	"zombiezen.com/go/sqlite":              true,
+	"crawshaw.io/sqlite":                   true,
+	"github.com/marcboeker/go-duckdb":      true,
+	"github.com/duckdb/duckdb-go/v2":       true,
+}
+
+// remoteSQLDrivers are database/sql drivers of networked databases: a
+// package that links one of these besides an embedded one may use either.
+var remoteSQLDrivers = []string{
+	"github.com/lib/pq",
+	"github.com/jackc/pgx",
+	"github.com/go-sql-driver/mysql",
+	"github.com/microsoft/go-mssqldb",
+	"github.com/denisenkom/go-mssqldb",
+	"github.com/sijms/go-ora",
+	"github.com/ClickHouse/clickhouse-go",
+	"github.com/snowflakedb/gosnowflake",
+	"github.com/tursodatabase/libsql-client-go",
+}
+
+// embeddedSQLDriverNames are the names those drivers register.
+var embeddedSQLDriverNames = map[string]bool{
+	"sqlite3": true, "sqlite": true, "duckdb": true,
+}

@@ -17,11 +17,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
 const directivePrefix = "//resilvet:ignore"
@@ -33,6 +35,10 @@ type Reporter struct {
 	aliases      []string
 	includeTests bool
 	files        map[*token.File]*fileInfo
+	// testSupport is set for a package whose non-test files import a
+	// test framework: a harness or end-to-end suite, test code whatever
+	// its path.
+	testSupport bool
 }
 
 type fileInfo struct {
@@ -58,6 +64,7 @@ type span struct{ from, to token.Pos }
 // this analyzer's findings.
 func New(pass *analysis.Pass, analyzer string, includeTests bool, aliases ...string) *Reporter {
 	r := &Reporter{pass: pass, analyzer: analyzer, aliases: aliases, includeTests: includeTests, files: map[*token.File]*fileInfo{}}
+	r.testSupport = importsTestFramework(pass)
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -90,7 +97,7 @@ func (r *Reporter) Silenced(pos token.Pos) bool {
 	if fi == nil {
 		return false
 	}
-	if fi.generated || fi.test && !r.includeTests {
+	if fi.generated || (fi.test || r.testSupport) && !r.includeTests {
 		return true
 	}
 	if !r.includeTests {
@@ -242,6 +249,22 @@ func parseDirective(text string) (names map[string]bool, reason string, ok bool)
 		}
 	}
 	return names, strings.Join(fields[1:], " "), true
+}
+
+// importsTestFramework reports whether a non-test file of the package
+// imports a test framework (knowledge.IsTestFramework).
+func importsTestFramework(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.Position(f.Package).Filename, "_test.go") {
+			continue
+		}
+		for _, spec := range f.Imports {
+			if path, err := strconv.Unquote(spec.Path.Value); err == nil && knowledge.IsTestFramework(path) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // testHelpers returns the spans of the functions and function literals of

@@ -81,6 +81,9 @@ type engine struct {
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
+	// embeddedSQL is set when the package's database is in-process
+	// (embeddedSQL): its SQL calls wait on no remote peer.
+	embeddedSQL bool
 }
 
 func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function, ext *knowledge.Extensions, transportTimeouts bool) *engine {
@@ -118,6 +121,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 	}
 	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
 	e.std = analysisutil.IsStd(pass)
+	e.embeddedSQL = embeddedSQL(pass.Pkg, e.funcs)
 	return e
 }
 
@@ -161,6 +165,42 @@ func (e *engine) mergeInto(res *Result) {
 			}
 		}
 	}
+}
+
+// embeddedSQL reports whether the package's *sql.DB is an in-process
+// database (SQLite, DuckDB): the package links an embedded driver and no
+// networked one, or every sql.Open in it names an embedded driver. A
+// query then waits on the local disk, not on a slow dependency.
+func embeddedSQL(pkg *types.Package, funcs []*ssa.Function) bool {
+	embedded, remote := false, false
+	analysisutil.FindImport(pkg, func(path string) bool {
+		embedded = embedded || knowledge.IsEmbeddedSQLDriver(path)
+		remote = remote || knowledge.IsRemoteSQLDriver(path)
+		return false
+	})
+	if remote {
+		return false
+	}
+	if embedded {
+		return true
+	}
+	opens := 0
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok || calleeName(c.Common()) != "database/sql.Open" || len(c.Common().Args) == 0 {
+					continue
+				}
+				k, ok := c.Common().Args[0].(*ssa.Const)
+				if !ok || k.Value == nil || k.Value.Kind() != constant.String || !knowledge.IsEmbeddedSQLDriverName(constant.StringVal(k.Value)) {
+					return false
+				}
+				opens++
+			}
+		}
+	}
+	return opens > 0
 }
 
 // isHandler reports whether sig is func(http.ResponseWriter, *http.Request).

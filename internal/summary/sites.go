@@ -82,6 +82,9 @@ type part struct {
 // bounded, records a finding when it is not, and a reach claim when the
 // caller's parameter decides.
 func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) {
+	if o.Kind == knowledge.SQL && e.embeddedSQL {
+		return // an in-process database: no remote peer to wait on
+	}
 	c := instr.Common()
 	ev := e.ev
 	disp := calleeDisplay(c)
