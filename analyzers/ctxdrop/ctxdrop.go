@@ -119,17 +119,17 @@ func newChecker(pass *analysis.Pass, sum *summary.Result, ins *inspector.Inspect
 	return c
 }
 
-// RootsReported returns the root-context creations (by their calls'
-// opening parentheses) that ctxdrop reports in the package, or that it
-// would report but for the user's //resilvet:ignore or //nolint
-// directive: the hand-off between the analyzers. notimeout leaves exactly
-// these to ctxdrop, whose fix (pass the context in scope) is the right
-// one there, and reports every other root that reaches a call with no
+// Reported returns the calls (by their opening parentheses) whose missing
+// deadline ctxdrop reports in the package, or would report but for the
+// user's //resilvet:ignore or //nolint directive: root-context creations
+// (rule 1) and calls of functions with a context-taking twin (rule 2).
+// This is the hand-off between the analyzers: notimeout leaves exactly
+// these to ctxdrop, whose fix (pass the context in scope) is the right one
+// there, and reports every other root or twin that reaches a call with no
 // deadline, including the ones ctxdrop declines by design: a goroutine
 // that only watches ctx.Done(), an unnamed context parameter, a
-// detachment whose comment explains it, cleanup after the context is
-// done.
-func RootsReported(pass *analysis.Pass, sum *summary.Result, ins *inspector.Inspector) map[token.Pos]bool {
+// detachment whose comment explains it, work after the context is done.
+func Reported(pass *analysis.Pass, sum *summary.Result, ins *inspector.Inspector) map[token.Pos]bool {
 	out := map[token.Pos]bool{}
 	if !analysisutil.Imports(pass, "context", "net/http") {
 		return out
@@ -138,9 +138,6 @@ func RootsReported(pass *analysis.Pass, sum *summary.Result, ins *inspector.Insp
 	for _, u := range sum.Roots() {
 		roots[u.Pos] = u
 	}
-	if len(roots) == 0 {
-		return out
-	}
 	// Test files count: whether they are reported is the include-tests
 	// option's business, the same for both analyzers.
 	c := newChecker(pass, sum, ins, true)
@@ -148,6 +145,12 @@ func RootsReported(pass *analysis.Pass, sum *summary.Result, ins *inspector.Insp
 		call := cur.Node().(*ast.CallExpr)
 		if u := roots[call.Lparen]; u != nil {
 			if _, sinks := c.rootVerdict(cur, call, u); len(sinks) > 0 {
+				out[call.Lparen] = true
+			}
+			continue
+		}
+		if callee, sc, ok := c.plainCallWithCtx(cur, call); ok {
+			if twin, isTwin := c.twinOf(call, callee); isTwin && c.twinVerdict(cur, call, twin, sc) {
 				out[call.Lparen] = true
 			}
 		}
@@ -420,31 +423,17 @@ func (c *checker) insideFunc(cur inspector.Cursor, fullName string) bool {
 
 // checkCall applies rules 2 and 3 to a call.
 func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
-	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
-	if callee == nil {
-		return
-	}
-	sig, ok := callee.Type().(*types.Signature)
-	if !ok || analysisutil.TakesContext(sig) {
-		return
-	}
-	owner, ok := enclosingFunc(cur)
+	callee, sc, ok := c.plainCallWithCtx(cur, call)
 	if !ok {
 		return
 	}
-	sc := c.ctxOf(owner)
-	if sc == nil {
-		return
-	}
-	if twin, ok := c.twinOf(call, callee); ok {
-		// The twin's own implementation may call the plain function
-		// (exec.CommandContext calls Command, then sets the context).
-		if c.isCleanup(cur, owner) || c.insideFunc(cur, twin.Name) || c.ctxAppliedLater(cur, owner, sc) || c.receiverCarriesCtx(call, owner, sc) {
-			return
+	if twin, isTwin := c.twinOf(call, callee); isTwin {
+		if c.twinVerdict(cur, call, twin, sc) {
+			c.reportTwin(call, callee, twin, sc)
 		}
-		c.reportTwin(call, callee, twin, sc)
 		return
 	}
+	owner, _ := enclosingFunc(cur)
 	s := c.sum.Of(callee)
 	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) {
 		return
@@ -456,6 +445,34 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 		return
 	}
 	c.reportDrop(call, callee, s.DropsCtx, sc)
+}
+
+// plainCallWithCtx returns the callee of a call that takes no context,
+// made where a context is in scope, and that context.
+func (c *checker) plainCallWithCtx(cur inspector.Cursor, call *ast.CallExpr) (*types.Func, *inScope, bool) {
+	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	if callee == nil {
+		return nil, nil, false
+	}
+	sig, ok := callee.Type().(*types.Signature)
+	if !ok || analysisutil.TakesContext(sig) {
+		return nil, nil, false
+	}
+	owner, ok := enclosingFunc(cur)
+	if !ok {
+		return nil, nil, false
+	}
+	sc := c.ctxOf(owner)
+	return callee, sc, sc != nil
+}
+
+// twinVerdict decides rule 2 for a call of a function that has a
+// context-taking twin, made where sc is in scope.
+func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin knowledge.Twin, sc *inScope) bool {
+	owner, _ := enclosingFunc(cur)
+	// The twin's own implementation may call the plain function
+	// (exec.CommandContext calls Command, then sets the context).
+	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc)
 }
 
 func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowledge.Twin, sc *inScope) {
@@ -646,7 +663,7 @@ func (c *checker) ctxOf(fn inspector.Cursor) *inScope {
 func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 	ftype := analysisutil.FuncType(fn.Node())
 	hasOwn := false
-	for _, want := range []func(types.Type) bool{analysisutil.IsContext, analysisutil.IsHTTPRequestPtr} {
+	for _, want := range []func(types.Type) bool{analysisutil.IsContext, analysisutil.IsHTTPRequestPtr, analysisutil.ImplementsContext} {
 		for _, f := range ftype.Params.List {
 			if !want(c.pass.TypesInfo.TypeOf(f.Type)) {
 				continue

@@ -119,16 +119,16 @@ type checker struct {
 	pending []*analysis.Diagnostic
 	byPos   map[token.Pos]*analysis.Diagnostic
 	ins     *inspector.Inspector
-	// handoff holds the roots ctxdrop reports (ctxdropReports).
+	// handoff holds the calls ctxdrop reports (ctxdropReports).
 	handoff map[token.Pos]bool
 }
 
-// ctxdropReports returns the root contexts ctxdrop reports in the
-// package, computed on first use: notimeout stays silent on exactly
-// those.
+// ctxdropReports returns the root contexts and twin calls ctxdrop
+// reports in the package, computed on first use: notimeout stays silent
+// on exactly those.
 func (c *checker) ctxdropReports() map[token.Pos]bool {
 	if c.handoff == nil {
-		c.handoff = ctxdrop.RootsReported(c.pass, c.sum, c.ins)
+		c.handoff = ctxdrop.Reported(c.pass, c.sum, c.ins)
 	}
 	return c.handoff
 }

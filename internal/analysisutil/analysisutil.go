@@ -24,6 +24,32 @@ func IsContext(t types.Type) bool {
 	return isNamed(t, "context", "Context")
 }
 
+// ImplementsContext reports whether values of t are contexts without t
+// being context.Context itself: a framework's request context
+// (*gin.Context), a struct embedding context.Context. It checks the
+// method set for context.Context's four methods with their arities, so it
+// needs no context.Context object at hand.
+func ImplementsContext(t types.Type) bool {
+	if IsContext(t) {
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	for _, m := range []struct {
+		name            string
+		params, results int
+	}{{"Deadline", 0, 2}, {"Done", 0, 1}, {"Err", 0, 1}, {"Value", 1, 1}} {
+		sel := ms.Lookup(nil, m.name)
+		if sel == nil {
+			return false
+		}
+		sig, ok := sel.Type().(*types.Signature)
+		if !ok || sig.Params().Len() != m.params || sig.Results().Len() != m.results {
+			return false
+		}
+	}
+	return true
+}
+
 // IsHTTPRequestPtr reports whether t is *net/http.Request.
 func IsHTTPRequestPtr(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)

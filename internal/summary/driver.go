@@ -22,7 +22,7 @@ type funcIndex struct {
 	// closures lists the closures the function makes, each with the
 	// values bound to its free variables (MakeClosure.Bindings).
 	closures []*ssa.MakeClosure
-	loops []*loop
+	loops    []*loop
 	// loopOf maps each block to the innermost loop containing it.
 	loopOf map[*ssa.BasicBlock]*loop
 }
@@ -41,7 +41,8 @@ type loop struct {
 	parent *loop
 	// trips is the loop's trip count when the loop counts an integer from
 	// a constant to a constant (for i := 0; i < 3; i++, for range 3), else
-	// 0: "as many times as it takes".
+	// 0: "as many times as it takes". Set by the engine once the
+	// constants module can resolve fields (countLoops).
 	trips int
 }
 
@@ -186,7 +187,6 @@ func naturalLoops(fn *ssa.Function) []*loop {
 	}
 	for _, l := range order {
 		l.exits = exitsOf(l)
-		l.trips = tripCount(l)
 	}
 	// Outermost first: larger bodies first, ties in block order.
 	sortLoops(order)
@@ -247,7 +247,9 @@ func sortExits(es []loopExit) {
 // round again. Either way the phi's entry edge is a constant, its back
 // edge adds a constant step, and b is a constant. It returns the count
 // (an upper bound: a break or a return may end the loop sooner), or 0.
-func tripCount(l *loop) int {
+// intOf resolves the bound and the start (the constants module: literals,
+// named constants, fields set to a constant).
+func tripCount(l *loop, intOf func(ssa.Value) (int64, bool)) int {
 	var cond *ssa.BinOp
 	var rotated bool
 	if c, ok := loopTest(l, l.header); ok {
@@ -260,7 +262,7 @@ func tripCount(l *loop) int {
 	if cond == nil {
 		return 0
 	}
-	limit, ok := intConst(cond.Y)
+	limit, ok := intOf(cond.Y)
 	if !ok {
 		return 0
 	}
@@ -281,7 +283,7 @@ func tripCount(l *loop) int {
 	for i, edge := range phi.Edges {
 		pred := l.header.Preds[i]
 		if !l.body[pred] {
-			v, ok := intConst(edge)
+			v, ok := intOf(edge)
 			if !ok || haveStart && v != start {
 				return 0
 			}

@@ -1,8 +1,8 @@
 package summary
 
 import (
-	"go/constant"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -81,6 +81,11 @@ type engine struct {
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
+	// constMemo caches varConst (nil: not a constant).
+	constMemo map[*types.Var]constant.Value
+	// dynRecv holds, while an interface call is judged by one known
+	// implementation, the concrete value that is its receiver.
+	dynRecv map[*ssa.CallCommon]ssa.Value
 	// embeddedSQL is set when the package's database is in-process
 	// (embeddedSQL): its SQL calls wait on no remote peer.
 	embeddedSQL bool
@@ -104,6 +109,8 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		configuredLater: map[*types.Var]bool{},
 		pending:         map[*ssa.Function][]Reach{},
 		selfCalls:       map[*ssa.Function]bool{},
+		dynRecv:         map[*ssa.CallCommon]ssa.Value{},
+		constMemo:       map[*types.Var]constant.Value{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -121,6 +128,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 	}
 	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
 	e.std = analysisutil.IsStd(pass)
+	e.countLoops()
 	e.embeddedSQL = embeddedSQL(pass.Pkg, e.funcs)
 	return e
 }
@@ -163,6 +171,23 @@ func (e *engine) mergeInto(res *Result) {
 				res.handlers = append(res.handlers, HandlerReach{Pos: fn.Pos(), Name: funcDisplay(fn), Reach: r})
 				break
 			}
+		}
+	}
+}
+
+// countLoops sets the trip count of every loop, once the stores the
+// constants module reads are indexed.
+func (e *engine) countLoops() {
+	intOf := func(v ssa.Value) (int64, bool) {
+		c, ok := e.constOf(v)
+		if !ok || c.Kind() != constant.Int {
+			return 0, false
+		}
+		return constant.Int64Val(c)
+	}
+	for _, fn := range e.funcs {
+		for _, l := range e.local[fn].ix.loops {
+			l.trips = tripCount(l, intOf)
 		}
 	}
 }
@@ -472,6 +497,23 @@ func (e *engine) summariseFunc(fn *ssa.Function) bool {
 // visitCall applies one call instruction to the caller's claims.
 func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 	c := instr.Common()
+	if targets, ok := e.dynamicTargets(c); ok {
+		// An interface call whose implementations are known here.
+		for _, t := range targets {
+			name := t.method.FullName()
+			if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+				e.dynRecv[c] = t.recv
+				e.checkOutbound(info, instr, name, o)
+				delete(e.dynRecv, c)
+			}
+			if s := e.summaryOfFunc(t.method); s != nil {
+				for _, r := range s.Reaches {
+					e.checkReach(info, instr, r)
+				}
+			}
+		}
+		return
+	}
 	name := calleeName(c)
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		e.checkOutbound(info, instr, name, o)

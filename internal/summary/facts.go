@@ -48,7 +48,6 @@ type FuncSummary struct {
 	// by the engine at the function's callers (a closure handed to it is
 	// summarised as if called there; funcs.go) and, to come, retrystack.
 	FuncCalls []FuncCall
-
 }
 
 // Drop is the evidence that a function drops its caller's context.
@@ -165,7 +164,8 @@ const (
 // ValueSummary is the fact exported on a struct field or a package-level
 // variable whose value the package knows on every store: an
 // *http.Client with or without a Timeout, a context with or without a
-// deadline. Read by notimeout (Of "client", "ctx").
+// deadline. Read by the values module where other packages load the
+// field or variable, for notimeout (Of "client", "ctx").
 type ValueSummary struct {
 	Values []ValueClaim
 }

@@ -53,10 +53,6 @@ type Origin struct {
 	// Enclosing is the named function that makes it (for a closure, the
 	// function the closure is in); nil for package initialisers.
 	Enclosing *types.Func
-	// CtxInScope is set for a root context (or a call that makes one
-	// inside) made where a context or request is in scope: ctxdrop's
-	// finding.
-	CtxInScope bool
 }
 
 // HandlerReach is an HTTP handler whose request reaches outbound work
@@ -89,7 +85,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	ev := e.ev
 	disp := calleeDisplay(c)
 	call := func(what string) part {
-		return part{d: domCtx, v: value{{kind: srcUnbounded, fn: info.fn, pos: c.Pos(), what: what, dropped: true}}}
+		return part{d: domCtx, v: value{{kind: srcUnbounded, fn: info.fn, pos: c.Pos(), what: what}}}
 	}
 	var parts []part
 	switch o.Bound {
@@ -107,13 +103,13 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		}
 		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
 	case knowledge.ByClientOrRequest:
-		recv, req := receiverOf(c), argOf(c, 0)
+		recv, req := e.receiverOf(c), argOf(c, 0)
 		if recv == nil || req == nil {
 			return
 		}
 		parts = []part{{domRequest, ev.eval(domRequest, req)}, {domClient, ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
-		recv := receiverOf(c)
+		recv := e.receiverOf(c)
 		if recv == nil {
 			return
 		}
@@ -129,7 +125,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		parts = []part{call(what)}
 	case knowledge.ByDialer:
 		// A method's receiver, or tls.DialWithDialer's first argument.
-		dialer := receiverOf(c)
+		dialer := e.receiverOf(c)
 		if dialer == nil && len(c.Args) > 0 {
 			dialer = c.Args[0]
 		}
@@ -143,9 +139,9 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 			}
 		}
 	case knowledge.ByTwinContext:
-		if ctxInScope(info.fn) {
-			return // ctxdrop's: the twin with the context in scope
-		}
+		// Where a context is in scope, ctxdrop reports the call (use the
+		// twin with it) unless it declines by design: notimeout hears of
+		// it and decides by the hand-off.
 		parts = []part{call("context.Background() inside " + disp)}
 	default:
 		return
@@ -222,6 +218,9 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 		param.v = replaced
 	}
+	if e.detachedCleanup(info, instr, parts) {
+		return
+	}
 	pos := instr.Common().Pos()
 	key := findingKey{pos, f.Outbound}
 	if e.seen[key] || !pos.IsValid() {
@@ -235,10 +234,49 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			if s.fn == info.fn && s.pos == pos {
 				of = "call"
 			}
-			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Enclosing: enclosingObj(s.fn), CtxInScope: s.dropped && s.fn != nil && ctxInScope(s.fn)})
+			f.Origins = append(f.Origins, Origin{Of: of, What: s.what, Pos: s.pos, At: e.srcAt(s), Enclosing: enclosingObj(s.fn)})
 		}
 	}
 	e.res.findings = append(e.res.findings, &f)
+}
+
+// detachedCleanup reports whether a call is cleanup on a detached
+// context: every unbounded value reaching it is context.WithoutCancel's,
+// and the call is deferred (a defer statement, or inside a closure that
+// one runs) or named for cleanup (Rollback, Close, Shutdown). A rollback
+// deferred on WithoutCancel(ctx) runs after the request may be done, on
+// purpose: ctxdrop exempts it, and so does notimeout.
+func (e *engine) detachedCleanup(info *fnInfo, instr ssa.CallInstruction, parts []part) bool {
+	for _, p := range parts {
+		for _, s := range p.v.unbounded() {
+			if !s.detached {
+				return false
+			}
+		}
+	}
+	if _, ok := instr.(*ssa.Defer); ok || isDeferredClosure(info.fn) {
+		return true
+	}
+	return knowledge.IsCleanupSink(calleeName(instr.Common()))
+}
+
+// isDeferredClosure reports whether fn is a closure that a defer
+// statement runs.
+func isDeferredClosure(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // evalAt evaluates v as it reaches instr. A phi node's edges that cannot
@@ -310,9 +348,9 @@ func knownConditions(b *ssa.BasicBlock) map[ssa.Value]bool {
 // receiverOf returns the receiver of a method call: the first argument of
 // a static call, or the value bound into a method value (get := c.Get;
 // get(u)). Interface calls and function values have none we can follow.
-func receiverOf(c *ssa.CallCommon) ssa.Value {
+func (e *engine) receiverOf(c *ssa.CallCommon) ssa.Value {
 	if c.IsInvoke() {
-		return nil
+		return e.dynRecv[c] // the known implementation's, if any
 	}
 	fn := c.StaticCallee()
 	if fn == nil {
@@ -377,26 +415,6 @@ func localNetwork(c *ssa.CallCommon, name string) bool {
 		return true
 	}
 	return !strings.HasPrefix(constant.StringVal(k.Value), "tcp")
-}
-
-// ctxInScope reports whether a context or an *http.Request is in scope
-// in fn: a parameter, or for a closure a captured variable.
-func ctxInScope(fn *ssa.Function) bool {
-	for _, p := range fn.Params {
-		if p.Name() != "_" && (analysisutil.IsContext(p.Type()) || analysisutil.IsHTTPRequestPtr(p.Type())) {
-			return true
-		}
-	}
-	for _, fv := range fn.FreeVars {
-		t := fv.Type()
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if analysisutil.IsContext(t) || analysisutil.IsHTTPRequestPtr(t) {
-			return true
-		}
-	}
-	return false
 }
 
 func capChain(c []Link) []Link {

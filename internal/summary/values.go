@@ -70,12 +70,12 @@ type src struct {
 	what string
 	// at is the position as text, for values made in another package.
 	at string
-	// dropped marks a root context (or a call that makes one inside)
-	// where ctxdrop has the finding when a context is in scope.
-	dropped bool
 	// guard marks an unbounded value put in place of a nil one (if ctx ==
 	// nil { ctx = context.Background() }): a fallback, not a choice.
 	guard bool
+	// detached marks context.WithoutCancel: the caller's values without
+	// its lifetime, made on purpose for work that must outlive it.
+	detached bool
 }
 
 // value is a set of sources, kept small: past maxSources it is unknown.
@@ -564,6 +564,13 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 			if len(ev.copied) == 0 || ev.copied[len(ev.copied)-1] != al {
 				escapes = true
 			}
+		case *ssa.MakeInterface:
+			// Made into an interface (a Doer field): followed like the
+			// client itself when it is only stored into a field or a
+			// package variable, or returned.
+			if !storedOrReturned(r) {
+				escapes = true
+			}
 		case *ssa.Return:
 			// Returned: the caller's uses are the caller's business; the
 			// result claim says what the function returns.
@@ -615,6 +622,32 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 		what = "a net.Dialer without Timeout or Deadline"
 	}
 	return value{{kind: srcUnbounded, fn: al.Parent(), pos: al.Pos(), what: what}}
+}
+
+// storedOrReturned reports whether v is only stored into struct fields
+// or package variables, or returned.
+func storedOrReturned(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			switch r.Addr.(type) {
+			case *ssa.FieldAddr, *ssa.Global:
+			default:
+				return false
+			}
+			if r.Val != v {
+				return false
+			}
+		case *ssa.Return, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // transportBounded reports whether the value stored into a client's
@@ -725,13 +758,13 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 		}
 		switch name {
 		case "context.Background", "context.TODO":
-			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: name + "()", dropped: true}}
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: name + "()"}}
 		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause",
 			runtimeDeadline + ".Ensure", runtimeDeadline + ".Reserve",
 			"(" + runtimeDeadline + ".Budget).Ensure", "(" + runtimeDeadline + ".Budget).Reserve":
 			return bounded()
 		case "context.WithoutCancel":
-			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "context.WithoutCancel(…), which drops the deadline,"}}
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "context.WithoutCancel(…), which drops the deadline,", detached: true}}
 		case "context.WithCancel", "context.WithCancelCause":
 			if cancelledBeforeUse(call) {
 				// cancel() runs before every use: an already-done
@@ -751,7 +784,7 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 	case domRequest:
 		switch name {
 		case "net/http.NewRequest", "net/http/httptest.NewRequest":
-			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: calleeDisplay(c) + "'s context.Background()", dropped: true}}
+			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: calleeDisplay(c) + "'s context.Background()"}}
 		case "net/http.NewRequestWithContext", "net/http/httptest.NewRequestWithContext":
 			return ev.eval(domCtx, args[0])
 		case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":

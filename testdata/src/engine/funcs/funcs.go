@@ -130,3 +130,30 @@ func NotCalled(op func() error) error {
 	}
 	return nil
 }
+
+// Retrier keeps its attempt count in a field its constructor sets to a
+// constant: loops bounded by the field run that many times.
+type Retrier struct{ max int }
+
+func NewRetrier() *Retrier { return &Retrier{max: 3} }
+
+func (r *Retrier) Do(op func() error) (err error) { // want Do:`^calls\(0,x3\)$`
+	for i := 0; i < r.max; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Tunable's field is also set from a parameter: not a constant.
+type Tunable struct{ max int }
+
+func NewTunable(n int) *Tunable { return &Tunable{max: n} }
+
+func (t *Tunable) Do(op func() error) (err error) { // want Do:`^calls\(0,x∞\)$`
+	for i := 0; i < t.max; i++ {
+		err = op()
+	}
+	return err
+}

@@ -168,3 +168,54 @@ func (a *api) get(ctx context.Context, u string) error {
 	_, err = a.hc.Do(req) // the dynamic type is a client without Timeout; the caller's context decides
 	return err
 }
+
+func (a *api) getAll(u string) error {
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = a.hc.Do(req) // want `everyday.doer.Do has no deadline: the request's context \(http.NewRequest's context.Background\(\) at everyday.go:\d+:\d+\) has none and the client \(a client without Timeout at everyday.go:\d+:\d+\) has no Timeout`
+	return err
+}
+
+// --- a decorator that adds a timeout, behind an interface field ---
+
+type timeoutDoer struct {
+	next *http.Client
+	d    time.Duration
+}
+
+func (t *timeoutDoer) Do(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.d)
+	defer cancel()
+	return t.next.Do(req.WithContext(ctx))
+}
+
+type rawDoer struct{ next *http.Client }
+
+func (r *rawDoer) Do(req *http.Request) (*http.Response, error) { return r.next.Do(req) }
+
+type decorated struct{ hc doer }
+
+func newDecorated() *decorated {
+	return &decorated{hc: &timeoutDoer{next: http.DefaultClient, d: time.Second}}
+}
+
+func (d *decorated) get(u string) error {
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = d.hc.Do(req) // ok: the decorator stored in the field adds a deadline (rawDoer, which does not, is never stored here)
+	return err
+}
+
+func useRaw(u string) error {
+	var hc doer = &rawDoer{next: &http.Client{Timeout: time.Second}}
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = hc.Do(req) // ok: the raw decorator's client has a Timeout
+	return err
+}
