@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -182,6 +183,10 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 // checkRoot applies rule 1 to a root-context creation.
 func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *summary.RootUse) {
 	sc, sinks := c.rootVerdict(cur, rootCall, u)
+	// A directive on the line the root flows to (ctx := context.Background()
+	// … use(ctx) //nolint:contextcheck) marks that detachment as the
+	// author's choice.
+	sinks = slices.DeleteFunc(sinks, func(s summary.Sink) bool { return c.rep.Marked(s.Pos) })
 	if len(sinks) == 0 {
 		return
 	}

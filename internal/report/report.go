@@ -177,9 +177,11 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 }
 
 // nolint reports whether a comment is a golangci-lint //nolint directive
-// naming this analyzer or one of its aliases, with a reason: users of the
-// peer linters already write them (//nolint:contextcheck // why), and a
-// directive without a reason silences nothing, as ours.
+// naming this analyzer, with a reason (a directive without a reason
+// silences nothing, as ours), or one of its aliases, with or without one:
+// users of the peer linters already mark what they did on purpose
+// (//nolint:contextcheck), often without saying why, and that mark is the
+// author's word that the detachment is deliberate.
 func (r *Reporter) nolint(text string) bool {
 	rest, ok := strings.CutPrefix(text, "//nolint:")
 	if !ok {
@@ -188,11 +190,8 @@ func (r *Reporter) nolint(text string) bool {
 	list, reason, _ := strings.Cut(rest, " ")
 	list, _, _ = strings.Cut(list, "//")
 	reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reason), "//"))
-	if reason == "" {
-		return false
-	}
 	for _, n := range strings.Split(list, ",") {
-		if n == r.analyzer {
+		if n == r.analyzer && reason != "" {
 			return true
 		}
 		for _, a := range r.aliases {
@@ -202,6 +201,15 @@ func (r *Reporter) nolint(text string) bool {
 		}
 	}
 	return false
+}
+
+// Marked reports whether a directive on pos's line (or the line above)
+// silences this analyzer there: what the author marked at a place other
+// than the finding's own, such as the line a root context flows to.
+func (r *Reporter) Marked(pos token.Pos) bool {
+	tf := r.pass.Fset.File(pos)
+	fi := r.files[tf]
+	return fi != nil && fi.lines[tf.Line(pos)]
 }
 
 // CommentsNear returns, lowercased, the text of the comments on pos's

@@ -243,8 +243,16 @@ func start(ctx context.Context, c checker) {
 	c.Run(context.Background()) //nolint:contextcheck // runs after Start returns, see above
 	// Mistake: a fresh context cuts the run loose from the caller.
 	c.Run(context.Background()) // want `context.Background\(\) passed to basic.checker.Run`
-	// A nolint without a reason silences nothing.
+	// A peer linter's mark silences with or without a reason: the
+	// author's word that the detachment is deliberate.
 	c.Run( //nolint:contextcheck
+		context.Background(),
+	)
+	// Also on the line the root context flows to.
+	bg := context.Background()
+	c.Run(bg) //nolint:contextcheck
+	// Our own name without a reason silences nothing.
+	c.Run( //nolint:ctxdrop
 		context.Background(), // want `context.Background\(\) passed to basic.checker.Run`
 	)
 }
