@@ -477,7 +477,20 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	owner, _ := enclosingFunc(cur)
 	// The twin's own implementation may call the plain function
 	// (exec.CommandContext calls Command, then sets the context).
-	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc)
+	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc)
+}
+
+// attachedAtOnce reports whether the call's result gets a context in the
+// same expression: httptest.NewRequest(…).WithContext(ctx).
+func attachedAtOnce(cur inspector.Cursor) bool {
+	if cur.ParentEdgeKind() != edge.SelectorExpr_X {
+		return false
+	}
+	sel := cur.Parent().Node().(*ast.SelectorExpr)
+	if sel.Sel.Name != "WithContext" && sel.Sel.Name != "Clone" {
+		return false
+	}
+	return cur.Parent().ParentEdgeKind() == edge.CallExpr_Fun
 }
 
 func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowledge.Twin, sc *inScope) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"time"
 
@@ -128,4 +129,15 @@ func (s *scraper) scrape(ctx context.Context) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return s.client.Do(s.req.WithContext(ctx))
+}
+
+// ok: the request gets the context in scope in the same expression.
+func attachedAtOnce(ctx context.Context, h http.Handler) {
+	r := httptest.NewRequest("GET", "/", nil).WithContext(ctx)
+	h.ServeHTTP(httptest.NewRecorder(), r)
+}
+
+func notAttached(ctx context.Context, h http.Handler) {
+	r := httptest.NewRequest("GET", "/", nil) // want `httptest.NewRequest ignores the caller's context`
+	h.ServeHTTP(httptest.NewRecorder(), r)
 }
