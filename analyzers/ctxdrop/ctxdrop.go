@@ -549,13 +549,18 @@ func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summa
 		}
 		related = append(related, analysis.RelatedInformation{Pos: p, Message: "on the way to the root context"})
 	}
+	msg := fmt.Sprintf("call to %s drops the caller's context: it makes its own %s for context-taking work (%s); add a context.Context parameter to %s and pass %s",
+		fname, shortRoot(drop.Root), where, fname, sc.expr)
+	if drop.Via != "" {
+		msg = fmt.Sprintf("call to %s drops the caller's context: it calls %s, which takes none (%s); add a context.Context parameter to %s and call %s with it",
+			fname, drop.Via, where, fname, drop.Twin)
+	}
 	c.rep.Report(analysis.Diagnostic{
 		Pos:      call.Fun.Pos(),
 		End:      call.End(),
 		Category: categoryDrop,
-		Message: fmt.Sprintf("call to %s drops the caller's context: it makes its own %s for context-taking work (%s); add a context.Context parameter to %s and pass %s",
-			fname, shortRoot(drop.Root), where, fname, sc.expr),
-		Related: related,
+		Message:  msg,
+		Related:  related,
 	})
 }
 

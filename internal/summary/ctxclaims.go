@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -50,6 +51,9 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 		}
 		candidates = append(candidates, info)
 		info.drop, info.dropPos = e.directDrop(byFunc[info.fn], module)
+		if info.drop == nil {
+			info.drop, info.dropPos = e.twinDrop(info, module)
+		}
 		for _, b := range info.fn.Blocks {
 			for _, instr := range b.Instrs {
 				// Only calls that run now: a go or defer statement starts
@@ -86,13 +90,58 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 				}
 				start := e.callStart(edge.pos)
 				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, start), Alt: ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
-				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module}
+				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module, Via: cd.Via, Twin: cd.Twin}
 				info.dropPos = append([]token.Pos{start}, cpos...)
 				changed = true
 				break
 			}
 		}
 	}
+}
+
+// twinDrop returns the evidence that a function without a context calls,
+// synchronously, a function that has a context-taking twin and does its
+// work now (net.LookupHost, db.Ping): it runs with context.Background()
+// inside, and a caller that has a context cannot hand it over. Calls that
+// build work to be run later (http.NewRequest, exec.Command) are left
+// out: the caller may still attach its context to the result.
+func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
+	for _, instr := range info.ix.calls {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		callee := calleeFunc(call.Common())
+		if callee == nil {
+			continue
+		}
+		twin, ok := knowledge.TwinOf(callee.FullName())
+		if !ok || buildsWork(callee) {
+			continue
+		}
+		start := e.callStart(call.Pos())
+		return &Drop{Root: "context.Background", At: analysisutil.ShortPos(e.pass.Fset, start), Module: module, Via: analysisutil.FuncName(callee), Twin: twin.Display}, []token.Pos{start}
+	}
+	return nil, nil
+}
+
+// buildsWork reports whether fn's first result is work to be run later:
+// a request, a command.
+func buildsWork(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	t := sig.Results().At(0).Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	name := n.Obj().Name()
+	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Cmd") || strings.HasSuffix(name, "Command")
 }
 
 // dropOf returns the DropsCtx claim of a callee, local or imported, and

@@ -66,6 +66,10 @@ type Drop struct {
 	// dependency is not the user's to fix unless a call on the chain has
 	// a context-taking alternative.
 	Module string
+	// Via, when set, names the call that makes the root context inside
+	// it, a function with a context-taking twin ("net.LookupHost"), and
+	// Twin the twin ("net.DefaultResolver.LookupHost"); At is that call.
+	Via, Twin string `json:",omitempty"`
 }
 
 // Link is one hop of a call chain.
@@ -197,6 +201,9 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("dropsCtx(%s via %s)", d.Root, strings.Join(via, " -> ")))
 		} else {
 			parts = append(parts, fmt.Sprintf("dropsCtx(%s)", d.Root))
+		}
+		if d.Via != "" {
+			parts[len(parts)-1] = strings.TrimSuffix(parts[len(parts)-1], ")") + " in " + d.Via + ")"
 		}
 	}
 	if s.IgnoresCtx {

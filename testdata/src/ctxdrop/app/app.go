@@ -18,6 +18,9 @@ func Handle(w http.ResponseWriter, r *http.Request) {
 	lib.StartWorker()           // ok
 	_ = lib.Lazy()              // ok
 	local()                     // want `call to app.local drops the caller's context: .* via app.helper`
+	lib.Resolve("db")           // want `call to lib.Resolve drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Resolve and call net.DefaultResolver.LookupHost with it`
+	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+ via lib.Resolve\)`
+	_, _ = lib.NewReq("u")      // ok: the caller may attach its context
 }
 
 func local() {

@@ -3,6 +3,7 @@ package lib
 import (
 	"context"
 	"database/sql"
+	"net"
 	"net/http"
 )
 
@@ -91,3 +92,20 @@ func Logs() {
 type logger struct{}
 
 func (logger) Infof(ctx context.Context, format string, args ...any) {} // want Infof:`ignoresCtx`
+
+// Resolve calls net.LookupHost, which has a context-taking twin: it runs
+// with context.Background() inside, and its callers cannot hand theirs.
+func Resolve(host string) ([]string, error) { // want Resolve:`^dropsCtx\(context.Background in net.LookupHost\)$`
+	return net.LookupHost(host)
+}
+
+// Health pings through Resolve: the drop travels up.
+func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Resolve in net.LookupHost\)$`
+	_, err := Resolve("db")
+	return err
+}
+
+// NewReq builds a request the caller may still give a context: no claim.
+func NewReq(u string) (*http.Request, error) { // want NewReq:`^returns\(request0:unbounded\)$`
+	return http.NewRequest("GET", u, nil)
+}
