@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,7 +69,9 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		cfg.ClientTimeout = DefaultClientTimeout
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	if pass.Pkg.Name() == "main" && !cfg.Main && !startsServer(pass, ins) {
+	if !cfg.Main && (pass.Pkg.Name() == "main" || definesCommands(pass)) && !startsServer(pass, ins) {
+		// A one-shot tool: package main, or the commands of a CLI
+		// framework wherever they live, when they start no server.
 		return nil, nil
 	}
 	includeTests := cfg.IncludeTests
@@ -318,6 +321,47 @@ func isTestSupport(path string) bool {
 		}
 	}
 	return false
+}
+
+// definesCommands reports whether the package defines the commands of a
+// CLI framework (a cobra.Command or a urfave/cli command or app
+// literal): its functions run once per invocation, as main's do.
+func definesCommands(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		for _, spec := range f.Imports {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if !knowledge.IsCLIFramework(path) {
+				continue
+			}
+			found := false
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok || found {
+					return !found
+				}
+				if t := pass.TypesInfo.TypeOf(lit); t != nil && knowledge.IsCLICommandType(typeName(t)) {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeName returns the full name of a named type ("github.com/spf13/cobra.Command").
+func typeName(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 }
 
 // startsServer reports whether the package starts a server: its main is

@@ -37,14 +37,21 @@ import (
 //     options, closures handed to helpers, loops);
 //   - sqlitelocal and sqliteopen: an in-process database, by the driver
 //     linked or named, is not a remote dependency; postgresopen is;
-//   - harness: a package importing a test framework is test code.
+//   - harness: a package importing a test framework is test code;
+//   - cobracmd: CLI commands outside package main that start no server
+//     are one-shot like main; cobraserve starts one and is reported;
+//   - ifaceuse: a call through an interface declared elsewhere is judged
+//     by the implementations the package can see;
+//   - oidcuse: a constructor that keeps its context for later (go-oidc's
+//     key set) is given a long-lived one on purpose.
 func TestDefaultOptions(t *testing.T) {
 	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
 		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
 		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly", "notimeout/everyday",
-		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness")
+		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness",
+		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/ifaceuse", "notimeout/oidcuse")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {

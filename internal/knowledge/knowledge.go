@@ -285,6 +285,14 @@ func IsRemoteSQLDriver(path string) bool {
 // names an in-process database.
 func IsEmbeddedSQLDriverName(name string) bool { return embeddedSQLDriverNames[name] }
 
+// IsCLIFramework reports whether an import path is a CLI framework whose
+// commands run once per invocation (cobra, urfave/cli).
+func IsCLIFramework(path string) bool { return cliFrameworks[path] }
+
+// IsCLICommandType reports whether a type, by full name, is a CLI
+// framework's command or app.
+func IsCLICommandType(name string) bool { return cliCommandTypes[name] }
+
 // NeverReturns reports whether a call of the named function never
 // returns to its caller (os.Exit, log.Fatal, t.Fatal).
 func NeverReturns(fullName string) bool { return neverReturn[fullName] }

@@ -251,6 +251,10 @@ var retainingContext = map[string]bool{
 	"google.golang.org/api/transport/http.NewClient":              true,
 	"google.golang.org/api/transport/grpc.Dial":                   true,
 	"google.golang.org/api/transport/grpc.DialPool":               true,
+	// go-oidc keeps the context for fetching keys later, for as long as
+	// the verifier lives: a deadline on it would break every later fetch.
+	"github.com/coreos/go-oidc/v3/oidc.NewRemoteKeySet":             true,
+	"(*github.com/coreos/go-oidc/v3/oidc.Provider).VerifierContext": true,
 }
 
 // serves start servers.
@@ -343,4 +347,23 @@ var remoteSQLDrivers = []string{
 // embeddedSQLDriverNames are the names those drivers register.
 var embeddedSQLDriverNames = map[string]bool{
 	"sqlite3": true, "sqlite": true, "duckdb": true,
+}
+
+// cliFrameworks are CLI frameworks: a package defining their commands is a
+// one-shot tool's, like package main.
+var cliFrameworks = map[string]bool{
+	"github.com/spf13/cobra":   true,
+	"github.com/urfave/cli":    true,
+	"github.com/urfave/cli/v2": true,
+	"github.com/urfave/cli/v3": true,
+}
+
+// cliCommandTypes are those frameworks' command and app types.
+var cliCommandTypes = map[string]bool{
+	"github.com/spf13/cobra.Command":   true,
+	"github.com/urfave/cli.App":        true,
+	"github.com/urfave/cli.Command":    true,
+	"github.com/urfave/cli/v2.App":     true,
+	"github.com/urfave/cli/v2.Command": true,
+	"github.com/urfave/cli/v3.Command": true,
 }

@@ -81,6 +81,8 @@ type engine struct {
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
+	// implSums caches visibleImpls (nil: no claim).
+	implSums map[*types.Func]*FuncSummary
 	// constMemo caches varConst (nil: not a constant).
 	constMemo map[*types.Var]constant.Value
 	// dynRecv holds, while an interface call is judged by one known
@@ -111,6 +113,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		selfCalls:       map[*ssa.Function]bool{},
 		dynRecv:         map[*ssa.CallCommon]ssa.Value{},
 		constMemo:       map[*types.Var]constant.Value{},
+		implSums:        map[*types.Func]*FuncSummary{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -515,6 +518,11 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		return
 	}
 	name := calleeName(c)
+	if knowledge.RetainsContext(name) {
+		// It keeps the context for the life of what it builds: the
+		// context it should get is a long-lived one, with no deadline.
+		return
+	}
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		e.checkOutbound(info, instr, name, o)
 	}
@@ -554,7 +562,13 @@ func (e *engine) summaryOf(c *ssa.CallCommon) *FuncSummary {
 	if s := e.ifaceSums[f]; s != nil {
 		return s
 	}
-	return e.imported(f)
+	if s := e.imported(f); s != nil {
+		return s
+	}
+	if c.IsInvoke() {
+		return e.visibleImpls(f)
+	}
+	return nil
 }
 
 // imported returns the fact of a function of another package, importing

@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
 )
 
 // Interfaces per call site. A call through an interface is judged by the
@@ -101,4 +103,118 @@ func (e *engine) summaryOfFunc(f *types.Func) *FuncSummary {
 		return info.summary()
 	}
 	return e.imported(f)
+}
+
+// funcTargets returns the functions a func value may be: a closure or a
+// named function, through phis and loads of fields and package variables
+// this package alone writes. It reports false when some value cannot be
+// followed.
+func (e *engine) funcTargets(v ssa.Value, depth int) ([]*ssa.Function, bool) {
+	if depth > 6 {
+		return nil, false
+	}
+	if f := funcValue(v); f != nil {
+		return []*ssa.Function{f}, true
+	}
+	var vals []ssa.Value
+	switch v := v.(type) {
+	case *ssa.Phi:
+		vals = v.Edges
+	case *ssa.UnOp:
+		fv := loadedVar(v)
+		if fv == nil || !e.soleWriter(fv) {
+			return nil, false
+		}
+		vals = e.stores[fv]
+	default:
+		return nil, false
+	}
+	if len(vals) == 0 {
+		return nil, false
+	}
+	var out []*ssa.Function
+	for _, x := range vals {
+		fs, ok := e.funcTargets(x, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, fs...)
+	}
+	return out, true
+}
+
+// resultsOfFunc returns the result claims of a function: local, or from
+// its fact.
+func (e *engine) resultsOfFunc(fn *ssa.Function) []ValueClaim {
+	if info := e.local[fn]; info != nil {
+		return info.results
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		if s := e.imported(obj.Origin()); s != nil {
+			return s.Results
+		}
+	}
+	return nil
+}
+
+// visibleImpls gives a method of an interface declared in another
+// package, which carries no fact of its own, the union of the reach claims
+// of the implementations this package can see: its own types and those
+// of the packages it imports directly. A call through it whose dynamic
+// type is not known is judged by them.
+func (e *engine) visibleImpls(m *types.Func) *FuncSummary {
+	if m == nil || e.std {
+		return nil
+	}
+	if s, ok := e.implSums[m]; ok {
+		return s
+	}
+	e.implSums[m] = nil // cycle guard
+	recv := m.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return nil
+	}
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return nil
+	}
+	var sum FuncSummary
+	pkgs := append([]*types.Package{e.pass.Pkg}, e.pass.Pkg.Imports()...)
+	for _, p := range pkgs {
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			var t types.Type = named
+			if !types.Implements(t, iface) {
+				if t = types.NewPointer(named); !types.Implements(t, iface) {
+					continue
+				}
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+			impl, ok := obj.(*types.Func)
+			if !ok {
+				continue
+			}
+			s := e.summaryOfFunc(impl.Origin())
+			if s == nil {
+				continue
+			}
+			for _, r := range s.Reaches {
+				r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
+				sum.Reaches = addReach(sum.Reaches, r)
+			}
+		}
+	}
+	if len(sum.Reaches) == 0 {
+		return nil
+	}
+	e.implSums[m] = &sum
+	return &sum
 }

@@ -908,9 +908,28 @@ func (ev *evaluator) resultClaim(d domain, call *ssa.Call, index int) (value, bo
 		claims = ev.e.local[fn].results
 	} else if s := ev.e.summaryOf(c); s != nil {
 		claims = s.Results
+	} else if fns, ok := ev.e.funcTargets(c.Value, 0); ok && !c.IsInvoke() && c.StaticCallee() == nil {
+		// A call through a func value whose functions are known (a
+		// factory held in a field): the join of what each returns.
+		var vs []value
+		for _, fn := range fns {
+			v, ok := ev.claimValue(d, call, index, ev.e.resultsOfFunc(fn))
+			if !ok {
+				return nil, false
+			}
+			vs = append(vs, v)
+		}
+		return join(vs...), true
 	} else {
 		return nil, false
 	}
+	return ev.claimValue(d, call, index, claims)
+}
+
+// claimValue applies the result claims of a called function to one of
+// its results at the call.
+func (ev *evaluator) claimValue(d domain, call *ssa.Call, index int, claims []ValueClaim) (value, bool) {
+	c := call.Common()
 	for _, cl := range claims {
 		if cl.Index != index || cl.Of != d.String() {
 			continue

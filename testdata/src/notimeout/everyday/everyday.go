@@ -219,3 +219,30 @@ func useRaw(u string) error {
 	_, err = hc.Do(req) // ok: the raw decorator's client has a Timeout
 	return err
 }
+
+// --- a client made by a factory func value ---
+
+type fetcher struct {
+	newClient func() *http.Client
+}
+
+func newFetcher() *fetcher {
+	return &fetcher{newClient: func() *http.Client { return &http.Client{} }}
+}
+
+func (f *fetcher) fetch(u string) {
+	c := f.newClient()
+	c.Get(u) // want `http.Client.Get has no timeout: it sends its request without a context and a client without Timeout \(from a function value\) at everyday.go:\d+:\d+ has no Timeout`
+}
+
+type boundedFetcher struct {
+	newClient func() *http.Client
+}
+
+func newBoundedFetcher() *boundedFetcher {
+	return &boundedFetcher{newClient: func() *http.Client { return &http.Client{Timeout: time.Second} }}
+}
+
+func (f *boundedFetcher) fetch(u string) {
+	f.newClient().Get(u) // ok: every factory stored makes a client with Timeout
+}
