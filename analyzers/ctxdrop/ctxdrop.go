@@ -65,6 +65,9 @@ type checker struct {
 	// callAt maps a call's opening parenthesis, the position the SSA
 	// summaries keep, to the call expression.
 	callAt map[token.Pos]*ast.CallExpr
+	// drops holds rule 3's findings until the package is done
+	// (flushDrops).
+	drops []pendingDrop
 }
 
 // inScope is the context a function can pass on.
@@ -94,6 +97,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		}
 		c.checkCall(cur, call)
 	}
+	c.flushDrops()
 	return nil, nil
 }
 
@@ -449,7 +453,44 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	case edge.GoStmt_Call, edge.DeferStmt_Call:
 		return
 	}
-	c.reportDrop(call, callee, s.DropsCtx, sc)
+	c.drops = append(c.drops, pendingDrop{call, callee, s.DropsCtx, sc})
+}
+
+// pendingDrop is a rule-3 finding waiting for the others of its callee.
+type pendingDrop struct {
+	call   *ast.CallExpr
+	callee *types.Func
+	drop   *summary.Drop
+	sc     *inScope
+}
+
+// flushDrops reports rule 3 once per callee: the fix is in the callee (a
+// context parameter), not at each of its call sites, so the first call
+// that is not silenced carries the finding and the others are counted in
+// the message and listed as related positions. A storage layer without
+// contexts called from a hundred handlers is one finding per storage
+// method, not per handler.
+func (c *checker) flushDrops() {
+	byCallee := map[*types.Func][]pendingDrop{}
+	var order []*types.Func
+	for _, d := range c.drops {
+		if c.rep.Silenced(d.call.Pos()) {
+			continue
+		}
+		if byCallee[d.callee] == nil {
+			order = append(order, d.callee)
+		}
+		byCallee[d.callee] = append(byCallee[d.callee], d)
+	}
+	for _, callee := range order {
+		ds := byCallee[callee]
+		first := ds[0]
+		var more []*ast.CallExpr
+		for _, d := range ds[1:] {
+			more = append(more, d.call)
+		}
+		c.reportDrop(first.call, callee, first.drop, first.sc, more)
+	}
 }
 
 // plainCallWithCtx returns the callee of a call that takes no context,
@@ -507,7 +548,7 @@ func (c *checker) reportTwin(call *ast.CallExpr, callee *types.Func, twin knowle
 	c.rep.Report(d)
 }
 
-func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summary.Drop, sc *inScope) {
+func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summary.Drop, sc *inScope, more []*ast.CallExpr) {
 	fname := analysisutil.FuncName(callee)
 	own := analysisutil.ModulePath(c.pass)
 	if drop.Module != "" && own != "" && drop.Module != own {
@@ -555,6 +596,19 @@ func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summa
 		msg = fmt.Sprintf("call to %s drops the caller's context: it calls %s, which takes none (%s); add a context.Context parameter to %s and call %s with it",
 			fname, drop.Via, where, fname, drop.Twin)
 	}
+	if len(more) > 0 {
+		if len(more) == 1 {
+			msg += " (1 more call in this package)"
+		} else {
+			msg += fmt.Sprintf(" (%d more calls in this package)", len(more))
+		}
+		for i, m := range more {
+			if i == maxRelated {
+				break
+			}
+			related = append(related, analysis.RelatedInformation{Pos: m.Fun.Pos(), End: m.End(), Message: "another call to " + fname})
+		}
+	}
 	c.rep.Report(analysis.Diagnostic{
 		Pos:      call.Fun.Pos(),
 		End:      call.End(),
@@ -587,7 +641,9 @@ func (c *checker) twinOf(call *ast.CallExpr, callee *types.Func) (knowledge.Twin
 			}
 		}
 		tfn, ok := obj.(*types.Func)
-		if !ok || knowledge.IsValueOnlyContextSink(tfn.Origin().FullName()) || !isTwinSignature(fn, tfn) {
+		// An alternative that keeps its context for later (go-oidc's
+		// VerifierContext) wants a long-lived one, not the request's.
+		if !ok || knowledge.IsValueOnlyContextSink(tfn.Origin().FullName()) || knowledge.RetainsContext(tfn.Origin().FullName()) || !isTwinSignature(fn, tfn) {
 			continue
 		}
 		if recv != nil && !c.receiverFits(recv, fn, tfn) {
@@ -806,13 +862,67 @@ func (c *checker) isCleanup(cur, owner inspector.Cursor) bool {
 		switch a.ParentEdgeKind() {
 		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
 			for p, ok := a.PrevSibling(); ok; p, ok = p.PrevSibling() {
-				if c.waitsDone(p.Node()) {
+				if c.waitsDone(p.Node()) || c.loopEndsOnDone(p.Node()) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// loopEndsOnDone reports whether the statement is a loop that ends when
+// the context is done: a select case on ctx.Done() in its body breaks out
+// of it (break with its label) or sets a variable its condition tests
+// (for err == nil { select { case <-ctx.Done(): err = ctx.Err() } }).
+// What follows it is the final flush or report, run after the context
+// is done.
+func (c *checker) loopEndsOnDone(n ast.Node) bool {
+	var label string
+	if ls, ok := n.(*ast.LabeledStmt); ok {
+		label, n = ls.Label.Name, ls.Stmt
+	}
+	loop, ok := n.(*ast.ForStmt)
+	if !ok {
+		return false
+	}
+	condVars := map[types.Object]bool{}
+	if loop.Cond != nil {
+		ast.Inspect(loop.Cond, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok {
+				if obj := c.pass.TypesInfo.Uses[id]; obj != nil {
+					condVars[obj] = true
+				}
+			}
+			return true
+		})
+	}
+	ends := false
+	ast.Inspect(loop.Body, func(x ast.Node) bool {
+		cl, ok := x.(*ast.CommClause)
+		if !ok || ends {
+			return !ends
+		}
+		if !c.waitsDone(cl.Comm) {
+			return true
+		}
+		for _, st := range cl.Body {
+			switch st := st.(type) {
+			case *ast.BranchStmt:
+				if st.Tok == token.BREAK && st.Label != nil && st.Label.Name == label && label != "" {
+					ends = true
+				}
+			case *ast.AssignStmt:
+				for _, l := range st.Lhs {
+					if id, ok := l.(*ast.Ident); ok && condVars[c.pass.TypesInfo.ObjectOf(id)] {
+						ends = true
+					}
+				}
+			}
+		}
+		return !ends
+	})
+	return ends
 }
 
 // waitsDone reports whether the statement receives from ctx.Done() (as a

@@ -59,6 +59,10 @@ type Twin struct {
 	Method string
 	// Extra are literal arguments inserted after ctx (DefaultResolver).
 	Extra string
+	// Bounded is set when the plain call takes a timeout of its own
+	// (net.DialTimeout): without the context it loses cancellation, not
+	// its bound, so a helper that calls it drops nothing that matters.
+	Bounded bool
 }
 
 // OutboundKind classifies the work a call performs outside the process.

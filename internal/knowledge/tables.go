@@ -82,7 +82,7 @@ var twins = map[string]Twin{
 	"os/exec.Command": {Name: "os/exec.CommandContext", Display: "exec.CommandContext", Method: "CommandContext", Rewrite: RenameInsertCtx},
 
 	"net.Dial":        {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
-	"net.DialTimeout": {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
+	"net.DialTimeout": {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer, Bounded: true},
 	// net.Listen is deliberately absent: its context would bound only the
 	// bind, never the listener's life, so the finding would mislead.
 

@@ -116,7 +116,7 @@ func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
 			continue
 		}
 		twin, ok := knowledge.TwinOf(callee.FullName())
-		if !ok || buildsWork(callee) {
+		if !ok || twin.Bounded || buildsWork(callee) {
 			continue
 		}
 		start := e.callStart(call.Pos())

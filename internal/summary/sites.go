@@ -142,6 +142,16 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		// Where a context is in scope, ctxdrop reports the call (use the
 		// twin with it) unless it declines by design: notimeout hears of
 		// it and decides by the hand-off.
+		if r := e.receiverOf(c); r != nil && isTxOrStmt(r.Type()) {
+			if p, ok := r.(*ssa.Parameter); ok && p.Parent() == info.fn {
+				// The caller's transaction or statement: the function that
+				// begins or prepares it chooses its context, and its own
+				// statements are reported there; one finding per statement
+				// of every helper it is handed to (a migration's hundred
+				// tx.Exec calls) would repeat that one choice.
+				return
+			}
+		}
 		parts = []part{call("context.Background() inside " + disp)}
 	default:
 		return
@@ -238,6 +248,11 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 	}
 	e.res.findings = append(e.res.findings, &f)
+}
+
+// isTxOrStmt reports whether t is *sql.Tx or *sql.Stmt.
+func isTxOrStmt(t types.Type) bool {
+	return isNamedPtr(t, "database/sql", "Tx") || isNamedPtr(t, "database/sql", "Stmt")
 }
 
 // detachedCleanup reports whether a call is cleanup on a detached

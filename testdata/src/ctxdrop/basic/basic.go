@@ -276,3 +276,42 @@ func startService(ctx context.Context, s service) error {
 func authClient(ctx context.Context, ts oauth2.TokenSource) *http.Client {
 	return oauth2.NewClient(context.Background(), ts)
 }
+
+type flusher struct{}
+
+func (flusher) write() error { return upload() }
+
+var snapshots *sql.DB
+
+func upload() error {
+	_, err := snapshots.ExecContext(context.Background(), "insert into snapshots values (1)")
+	return err
+}
+
+// The final flush after a loop that ends when the context is done runs on
+// purpose without it.
+func serveFlush(ctx context.Context, f flusher, tick <-chan struct{}) error {
+loop:
+	for {
+		select {
+		case <-tick:
+			_ = f.write() // want `call to basic.flusher.write drops the caller's context`
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	return f.write() // ok: the context is done
+}
+
+func reportFinal(ctx context.Context, tick <-chan struct{}) error {
+	var err error
+	for err == nil {
+		select {
+		case <-tick:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	_ = upload() // ok: the context is done
+	return err
+}
