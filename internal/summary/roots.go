@@ -68,6 +68,79 @@ type Sink struct {
 	// StoresCancel is set for a store into a struct that also keeps the
 	// context's cancel function: the lifetime is managed explicitly.
 	StoresCancel bool
+	// Unsent is set for a request built with the context
+	// (req.Clone(ctx), req.WithContext(ctx), NewRequestWithContext) that
+	// is never sent: a copy made to match a route or to hand to an
+	// in-process handler does no outbound work with the context.
+	Unsent bool
+}
+
+// buildsRequest reports whether the named function makes an
+// *http.Request carrying its context argument.
+func buildsRequest(name string) bool {
+	switch name {
+	case "(*net/http.Request).Clone", "(*net/http.Request).WithContext", "net/http.NewRequestWithContext":
+		return true
+	}
+	return false
+}
+
+// requestSent reports whether the request a call makes may be sent: it
+// reaches an outbound call (by the knowledge table) or a Do or RoundTrip
+// method, or goes where it cannot be followed (stored, returned, sent on
+// a channel, captured). Only a request that stays in the function and
+// meets none of those is unsent.
+func requestSent(call *ssa.Call) bool {
+	var vals []ssa.Value
+	if isTuple(call.Type()) {
+		for _, x := range extracts(call, 0) {
+			vals = append(vals, x)
+		}
+	} else {
+		vals = append(vals, call)
+	}
+	seen := map[ssa.Value]bool{}
+	for len(vals) > 0 {
+		v := vals[len(vals)-1]
+		vals = vals[:len(vals)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			return true
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.FieldAddr, *ssa.DebugRef, *ssa.BinOp, *ssa.If:
+			case *ssa.Phi:
+				vals = append(vals, r)
+			case *ssa.ChangeType:
+				vals = append(vals, r)
+			case ssa.CallInstruction:
+				rc := r.Common()
+				if _, ok := knowledge.OutboundOf(calleeName(rc)); ok {
+					return true
+				}
+				if rc.IsInvoke() && (rc.Method.Name() == "Do" || rc.Method.Name() == "RoundTrip") {
+					return true
+				}
+				if _, ok := r.(*ssa.Call); !ok {
+					return true // go, defer: runs later, not followed
+				}
+				if fn := rc.StaticCallee(); fn != nil && fn.Pkg == call.Parent().Pkg {
+					return true // the package's own helper may send it
+				}
+				if call, ok := r.(*ssa.Call); ok && buildsRequest(calleeName(rc)) {
+					vals = append(vals, call) // a further copy
+				}
+			default:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rootFlow follows root contexts forward through SSA: through
@@ -187,6 +260,9 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 		return
 	}
 	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c)}
+	if call, ok := instr.(*ssa.Call); ok && buildsRequest(calleeName(c)) {
+		s.Unsent = !requestSent(call)
+	}
 	switch instr.(type) {
 	case *ssa.Go:
 		s.Kind = SinkGo

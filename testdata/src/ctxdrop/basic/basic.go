@@ -315,3 +315,18 @@ func reportFinal(ctx context.Context, tick <-chan struct{}) error {
 	_ = upload() // ok: the context is done
 	return err
 }
+
+// A copy of the request made only to match a route does no outbound work
+// with its context.
+func matchSlash(mux *http.ServeMux, req *http.Request) bool {
+	c := req.Clone(context.Background()) // ok: never sent
+	c.URL.Path += "/"
+	_, pattern := mux.Handler(c)
+	return pattern != ""
+}
+
+// A copy that is sent drops the caller's context.
+func forwardCopy(hc *http.Client, req *http.Request) {
+	c := req.Clone(context.Background()) // want `context.Background\(\) passed to http.Request.Clone while req.Context\(\) is available`
+	hc.Do(c)
+}

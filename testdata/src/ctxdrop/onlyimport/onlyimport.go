@@ -6,5 +6,5 @@ import (
 )
 
 func handler(w http.ResponseWriter, r *http.Request) {
-	r.WithContext(context.Background()) // want `context.Background\(\) passed to http.Request.WithContext while r.Context\(\) is available`
+	http.DefaultClient.Do(r.WithContext(context.Background())) // want `context.Background\(\) passed to http.Request.WithContext while r.Context\(\) is available`
 }
