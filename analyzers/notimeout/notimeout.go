@@ -161,12 +161,14 @@ func (c *checker) check(f *summary.Finding) {
 			clients = append(clients, o)
 		}
 	}
-	if wrapper && len(clients) == 0 {
+	if wrapper && len(clients) == 0 && f.Kind != "http" {
 		// db.Query calling db.QueryContext(context.Background()): the
 		// convenience wrapper of a context-taking twin is documented to
-		// use no deadline, and its callers with a context are ctxdrop's.
-		// On a client without Timeout nothing bounds the wrapper at all,
-		// and it is reported.
+		// use no deadline, and only a context could bound the call: the
+		// callers choose by calling the twin. Over HTTP the wrapper's
+		// client could bound it with a Timeout, and when it has none,
+		// nothing bounds the wrapper's callers that have no context:
+		// reported.
 		return
 	}
 	d := &analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: f.Kind}
@@ -299,8 +301,7 @@ func linksText(links []summary.Link) string {
 }
 
 // wrapsTwin reports whether fn is a function without a context that has
-// a context-taking twin: in the knowledge tables, or beside it by name
-// (M and MContext, MWithContext or MC).
+// a context-taking alternative beside it (Load and LoadContext).
 func wrapsTwin(fn *types.Func) bool {
 	if _, ok := knowledge.TwinOf(fn.FullName()); ok {
 		return true

@@ -730,6 +730,11 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 				continue
 			}
 			c.State, c.Param = "param", idx
+			if ps[0].dom != d {
+				// A request built from the caller's context: the
+				// parameter is followed as what it is.
+				c.ParamOf = ps[0].dom.String()
+			}
 			if len(v) > 1 && !hasUnbounded(v) {
 				// Bounded on some paths: say when, if a comparison of an
 				// integer parameter with a constant chooses them (if d > 0

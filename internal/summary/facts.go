@@ -116,8 +116,11 @@ type ValueClaim struct {
 	// (on some path, none is) or "param" (the caller's own value, passed
 	// through unchanged).
 	State string
-	// Param is the parameter passed through, for State "param".
-	Param int
+	// Param is the parameter passed through, for State "param", and
+	// ParamOf what it is when that differs from Of (a request result
+	// built from a "ctx" parameter).
+	Param   int
+	ParamOf string `json:",omitempty"`
 	// What names the unbounded value ("context.Background()", "a client
 	// without Timeout") and At where it is made, for State "unbounded".
 	What, At string

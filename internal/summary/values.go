@@ -947,7 +947,13 @@ func (ev *evaluator) claimValue(d domain, call *ssa.Call, index int, claims []Va
 				}
 			}
 			if a := argOf(c, cl.Param); a != nil {
-				return ev.eval(d, a), true
+				pd := d
+				if cl.ParamOf != "" {
+					if x, ok := domainOf(cl.ParamOf); ok {
+						pd = x
+					}
+				}
+				return ev.eval(pd, a), true
 			}
 		}
 	}

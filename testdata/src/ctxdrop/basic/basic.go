@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gin-gonic/gin"
 	"golang.org/x/oauth2"
 )
 
@@ -329,4 +330,19 @@ func matchSlash(mux *http.ServeMux, req *http.Request) bool {
 func forwardCopy(hc *http.Client, req *http.Request) {
 	c := req.Clone(context.Background()) // want `context.Background\(\) passed to http.Request.Clone while req.Context\(\) is available`
 	hc.Do(c)
+}
+
+// A framework's request context is a context.Context: it is in scope.
+func ginHandler(c *gin.Context) {
+	_, _ = snapshots.QueryContext(context.Background(), "select 1") // want `context.Background\(\) passed to sql.DB.QueryContext while c is available`
+}
+
+// So is a struct that embeds one.
+type reqCtx struct {
+	context.Context
+	user string
+}
+
+func withReqCtx(rc reqCtx) {
+	_, _ = snapshots.QueryContext(context.Background(), "select 1") // want `context.Background\(\) passed to sql.DB.QueryContext while rc is available`
 }

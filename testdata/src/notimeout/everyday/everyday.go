@@ -246,3 +246,72 @@ func newBoundedFetcher() *boundedFetcher {
 func (f *boundedFetcher) fetch(u string) {
 	f.newClient().Get(u) // ok: every factory stored makes a client with Timeout
 }
+
+// --- a wrapper M() calling its own MWithContext(context.Background()) ---
+
+type kv struct{ hc *http.Client }
+
+func newKV() *kv { return &kv{hc: &http.Client{}} }
+
+func (k *kv) GetWithContext(ctx context.Context, u string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = k.hc.Do(req)
+	return err
+}
+
+// Get is the convenience wrapper of GetWithContext: on a client without
+// Timeout nothing bounds it, and callers without a context are reported
+// by nobody else.
+func (k *kv) Get(u string) error {
+	return k.GetWithContext(context.Background(), u) // want `context.Background\(\) reaches http.Client.Do \(via everyday.kv.GetWithContext -> http.Client.Do\) with no deadline`
+}
+
+type boundedKV struct{ hc *http.Client }
+
+func newBoundedKV() *boundedKV { return &boundedKV{hc: &http.Client{Timeout: time.Second}} }
+
+func (k *boundedKV) GetWithContext(ctx context.Context, u string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return err
+	}
+	_, err = k.hc.Do(req)
+	return err
+}
+
+func (k *boundedKV) Get(u string) error {
+	return k.GetWithContext(context.Background(), u) // ok: the client has a Timeout
+}
+
+// --- a request built by a helper from the caller's context, sent on a
+// client the constructor's literal stores ---
+
+type svc struct{ hc *http.Client }
+
+func newSvc() *svc { return &svc{hc: &http.Client{}} }
+
+func buildReq(ctx context.Context, u string) (*http.Request, error) {
+	return http.NewRequestWithContext(ctx, "GET", u, nil)
+}
+
+func (s *svc) call(ctx context.Context, u string) error {
+	req, err := buildReq(ctx, u)
+	if err != nil {
+		return err
+	}
+	_, err = s.hc.Do(req)
+	return err
+}
+
+func (s *svc) refresh(u string) error {
+	return s.call(context.Background(), u) // want `context.Background\(\) reaches http.Client.Do \(via everyday.svc.call -> http.Client.Do\) with no deadline`
+}
+
+func (s *svc) refreshBounded(u string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return s.call(ctx, u) // ok: bounded before the helper
+}
