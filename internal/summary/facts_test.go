@@ -38,14 +38,19 @@ func TestGobRoundTrip(t *testing.T) {
 			At:    "lib.go:12:9",
 			Chain: []summary.Link{{Func: "lib.inner", At: "lib.go:4:2"}, {Func: "lib.deeper", At: "lib.go:8:2"}},
 		},
-		Reaches:   []summary.Reach{{Param: 0, Of: "ctx", Kind: "http", Call: "http.Client.Do", Chain: []summary.Link{{Func: "lib.do", At: "lib.go:3:9"}}}},
-		Results:   []summary.ValueClaim{{Index: 0, Of: "client", State: "unbounded", What: "a client without Timeout", At: "lib.go:9:9"}, {Index: 1, Of: "ctx", State: "param", Param: 2}},
+		Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "http", Call: "http.Client.Do", Chain: []summary.Link{{Func: "lib.do", At: "lib.go:3:9"}}}},
+		Results: []summary.ValueClaim{
+			{Index: 0, Of: "client", State: "unbounded", What: "a client without Timeout", At: "lib.go:9:9"},
+			{Index: 1, Of: "ctx", State: "param", Param: 2, BoundedIf: &summary.IntCond{Param: 3, Op: ">", Value: 0}},
+			{Index: 2, Of: "request", State: "param", Param: 0, ParamOf: "ctx"},
+		},
 		FuncCalls: []summary.FuncCall{{Param: 1, Times: 3, Args: []int{0, -1}, At: "lib.go:20:4"}, {Param: 2, Times: summary.TimesUnbounded, At: "lib.go:24:4"}, {Param: 3, Times: summary.TimesUnknown, At: "lib.go:28:4"}},
 	}
 	roundTrip(t, full)
 	roundTrip(t, &summary.FuncSummary{IgnoresCtx: true})
+	roundTrip(t, &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Via: "net.LookupHost", Twin: "net.DefaultResolver.LookupHost"}})
 	roundTrip(t, &summary.ValueSummary{Values: []summary.ValueClaim{{Of: "client", State: "bounded"}, {Of: "ctx", State: "unbounded", What: "context.Background()", At: "a.go:3:9"}}})
-	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2) calls(1,x3,arg0=p0) calls(2,x∞) calls(3,x?)", full.String())
+	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2,bounded if p3>0) returns(request2:param0) calls(1,x3,arg0=p0) calls(2,x∞) calls(3,x?)", full.String())
 }
 
 // TestFactsOnRealCode runs the summary over real, non-standard-library

@@ -179,9 +179,27 @@ func (e *engine) closureRuns(info *fnInfo, mc *ssa.MakeClosure) times {
 	return total
 }
 
-// calleeFuncCalls returns the func-values claim of the called function.
+// calleeFuncCalls returns the func-values claim of the called function:
+// for an interface call, the implementations' that flow into it when
+// known, else the interface method's (the union of the package's
+// implementations, or its fact).
 func (e *engine) calleeFuncCalls(c *ssa.CallCommon) []FuncCall {
 	if c.IsInvoke() {
+		if targets, ok := e.dynamicTargets(c); ok {
+			var out []FuncCall
+			for _, t := range targets {
+				if s := e.summaryOfFunc(t.method); s != nil {
+					out = joinFuncCalls(out, s.FuncCalls)
+				}
+			}
+			return out
+		}
+		if s := e.ifaceSums[c.Method]; s != nil {
+			return s.FuncCalls
+		}
+		if s := e.imported(c.Method); s != nil {
+			return s.FuncCalls
+		}
 		return nil
 	}
 	if fn := c.StaticCallee(); fn != nil {
@@ -248,6 +266,29 @@ func precedes(a, b funcSite) bool {
 		}
 	}
 	return false
+}
+
+// joinFuncCalls joins the func-values claims of alternative callees (the
+// implementations of one interface method): per parameter, the larger
+// count and the argument mapping they agree on.
+func joinFuncCalls(a, b []FuncCall) []FuncCall {
+	out := append([]FuncCall(nil), a...)
+	for _, fc := range b {
+		found := false
+		for i := range out {
+			if out[i].Param != fc.Param {
+				continue
+			}
+			found = true
+			out[i].Times = int(times(out[i].Times).max(times(fc.Times)))
+			out[i].Args = joinArgs([]funcSite{{args: out[i].Args}, {args: fc.Args}})
+		}
+		if !found {
+			out = append(out, fc)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Param < out[j].Param })
+	return out
 }
 
 // joinArgs keeps the argument mapping the sites agree on.

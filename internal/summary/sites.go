@@ -495,8 +495,9 @@ func (e *engine) interfaceClaims() bool {
 					r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
 					sum.Reaches = addReach(sum.Reaches, r)
 				}
+				sum.FuncCalls = joinFuncCalls(sum.FuncCalls, info.calls)
 			}
-			if len(sum.Reaches) == 0 {
+			if len(sum.Reaches) == 0 && len(sum.FuncCalls) == 0 {
 				continue
 			}
 			e.ifaceSums[m] = &sum

@@ -157,3 +157,35 @@ func (t *Tunable) Do(op func() error) (err error) { // want Do:`^calls\(0,x∞\)
 	}
 	return err
 }
+
+// Runner is implemented by retrying and plain runners.
+type Runner interface {
+	Run(op func() error) error // want Run:`^calls\(0,x3\)$`
+}
+
+type retrying struct{}
+
+func (retrying) Run(op func() error) (err error) { // want Run:`^calls\(0,x3\)$`
+	for range 3 {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+type plain struct{}
+
+func (plain) Run(op func() error) error { return op() } // want Run:`^calls\(0,x1\)$`
+
+// ThroughInterface calls op through a Runner whose dynamic type is not
+// known: the larger count of the package's implementations.
+func ThroughInterface(r Runner, op func() error) error { // want ThroughInterface:`^calls\(1,x3\)$`
+	return r.Run(op)
+}
+
+// ThroughKnown calls op through a Runner known to be plain: once.
+func ThroughKnown(op func() error) error { // want ThroughKnown:`^calls\(0,x1\)$`
+	var r Runner = plain{}
+	return r.Run(op)
+}
