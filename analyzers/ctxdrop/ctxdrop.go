@@ -646,6 +646,16 @@ func (c *checker) twinOf(call *ast.CallExpr, callee *types.Func) (knowledge.Twin
 		if !ok || knowledge.IsValueOnlyContextSink(tfn.Origin().FullName()) || knowledge.RetainsContext(tfn.Origin().FullName()) || !isTwinSignature(fn, tfn) {
 			continue
 		}
+		// Found by name, not in the table: only a context that bounds
+		// outbound work or a wait makes the alternative worth its
+		// context (a process-info or resource-detection variant reads
+		// local state). The standard library has no facts; its
+		// name-found alternatives (net.Dialer.DialContext) do I/O.
+		if !analysisutil.IsStdPath(tfn.Pkg().Path()) {
+			if s := c.sum.Of(tfn); s == nil || !slices.Contains(s.CtxIO, 0) {
+				continue
+			}
+		}
 		if recv != nil && !c.receiverFits(recv, fn, tfn) {
 			return knowledge.Twin{Name: tfn.FullName(), Display: tname}, true
 		}

@@ -143,6 +143,13 @@ func IsStd(pass *analysis.Pass) bool {
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
+// IsStdPath reports whether an import path is the standard library's by
+// its shape: no dot in the first element.
+func IsStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".") && path != "main"
+}
+
 // ShortPos renders pos as "file.go:line:col" with the base name only, for
 // evidence stored in facts: stable across machines and small.
 func ShortPos(fset *token.FileSet, pos token.Pos) string {

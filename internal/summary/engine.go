@@ -35,6 +35,8 @@ type fnInfo struct {
 	reaches []Reach
 	results []ValueClaim
 	calls   []FuncCall
+	// ctxIO lists the context parameters reaching outbound work (ctxio.go).
+	ctxIO []int
 	// freeCalls counts, for a closure, the calls of each free variable
 	// holding a func (freeCalled says which are called at all).
 	freeCalls  map[*ssa.FreeVar]times
@@ -81,6 +83,9 @@ type engine struct {
 	// pending holds claims found in closures about their enclosing
 	// functions' parameters, merged when the enclosing function is done.
 	pending map[*ssa.Function][]Reach
+	// pendingIO holds ctx-I/O claims found in closures about their
+	// enclosing functions' parameters.
+	pendingIO map[*ssa.Function][]int
 	// implSums caches visibleImpls (nil: no claim).
 	implSums map[*types.Func]*FuncSummary
 	// constMemo caches varConst (nil: not a constant).
@@ -114,6 +119,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		dynRecv:         map[*ssa.CallCommon]ssa.Value{},
 		constMemo:       map[*types.Var]constant.Value{},
 		implSums:        map[*types.Func]*FuncSummary{},
+		pendingIO:       map[*ssa.Function][]int{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -150,7 +156,7 @@ func (e *engine) mergeInto(res *Result) {
 			res.local[info.obj] = s
 		}
 		es := info.summary()
-		s.Reaches, s.Results, s.FuncCalls = es.Reaches, es.Results, es.FuncCalls
+		s.Reaches, s.Results, s.FuncCalls, s.CtxIO = es.Reaches, es.Results, es.FuncCalls, es.CtxIO
 		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
@@ -488,11 +494,15 @@ func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	for _, r := range e.pending[fn] {
 		info.reaches = addReach(info.reaches, r)
 	}
+	ioBefore := len(info.ctxIO)
+	for _, k := range e.pendingIO[fn] {
+		info.ctxIO = addInt(info.ctxIO, k)
+	}
 	if len(fn.FreeVars) > 0 {
 		e.freeVarCalls(info)
 	}
 	calls := e.funcCalls(info)
-	grew := len(info.reaches) != before || !equalFuncCalls(calls, info.calls)
+	grew := len(info.reaches) != before || len(info.ctxIO) != ioBefore || !equalFuncCalls(calls, info.calls)
 	info.calls = calls
 	return grew
 }
@@ -523,13 +533,21 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		// context it should get is a long-lived one, with no deadline.
 		return
 	}
-	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+	o, outbound := e.ext.OutboundOf(name)
+	outbound = outbound && e.outboundApplies(c, o)
+	if outbound {
 		e.checkOutbound(info, instr, name, o)
 	}
-	if s := e.summaryOf(c); s != nil {
+	s := e.summaryOf(c)
+	if s != nil {
 		for _, r := range s.Reaches {
 			e.checkReach(info, instr, r)
 		}
+	}
+	e.ctxIOAt(info, c, e.ctxArgsReaching(c, outbound, o.CtxParam, s))
+	if c.IsInvoke() && c.Method.Name() == "Done" && analysisutil.IsContext(c.Value.Type()) {
+		// Waiting on the context: it bounds a wait.
+		e.ctxIOAt(info, c, []ssa.Value{c.Value})
 	}
 	e.applyFuncArgs(info, instr)
 }
@@ -594,7 +612,7 @@ func (e *engine) imported(f *types.Func) *FuncSummary {
 // summary renders the claims computed so far as a FuncSummary (reaches,
 // results and func calls only).
 func (info *fnInfo) summary() *FuncSummary {
-	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls}
+	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, CtxIO: info.ctxIO}
 }
 
 // sigIndex returns p's index among fn's signature parameters (receiver

@@ -43,6 +43,14 @@ type FuncSummary struct {
 	// engine's values at the function's callers, for notimeout.
 	Results []ValueClaim
 
+	// CtxIO lists the context parameters (signature indexes) whose
+	// context reaches outbound work or a wait on its Done channel,
+	// bounded or not, directly or through callees: the function's
+	// context matters. Read by ctxdrop,
+	// which suggests a context-taking alternative it finds by name (Foo
+	// beside FooContext) only when the alternative's context does.
+	CtxIO []int
+
 	// FuncCalls lists the func-typed parameters the function calls: how
 	// many times, and with which of its own parameters as arguments. Read
 	// by the engine at the function's callers (a closure handed to it is
@@ -224,6 +232,13 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))
 		}
 	}
+	if len(s.CtxIO) > 0 {
+		var ks []string
+		for _, k := range s.CtxIO {
+			ks = append(ks, strconv.Itoa(k))
+		}
+		parts = append(parts, "ctxIO("+strings.Join(ks, ",")+")")
+	}
 	for _, c := range s.FuncCalls {
 		n := strconv.Itoa(c.Times)
 		switch c.Times {
@@ -246,5 +261,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
 }

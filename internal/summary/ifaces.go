@@ -210,9 +210,12 @@ func (e *engine) visibleImpls(m *types.Func) *FuncSummary {
 				r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
 				sum.Reaches = addReach(sum.Reaches, r)
 			}
+			for _, k := range s.CtxIO {
+				sum.CtxIO = addInt(sum.CtxIO, k)
+			}
 		}
 	}
-	if len(sum.Reaches) == 0 {
+	if len(sum.Reaches) == 0 && len(sum.CtxIO) == 0 {
 		return nil
 	}
 	e.implSums[m] = &sum

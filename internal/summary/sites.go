@@ -496,8 +496,11 @@ func (e *engine) interfaceClaims() bool {
 					sum.Reaches = addReach(sum.Reaches, r)
 				}
 				sum.FuncCalls = joinFuncCalls(sum.FuncCalls, info.calls)
+				for _, k := range info.ctxIO {
+					sum.CtxIO = addInt(sum.CtxIO, k)
+				}
 			}
-			if len(sum.Reaches) == 0 && len(sum.FuncCalls) == 0 {
+			if len(sum.Reaches) == 0 && len(sum.FuncCalls) == 0 && len(sum.CtxIO) == 0 {
 				continue
 			}
 			e.ifaceSums[m] = &sum

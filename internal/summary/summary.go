@@ -178,6 +178,7 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	res.roots = findRoots(e.funcs, contextInterface(pass.Pkg))
 	e.ctxClaims(res.roots)
 	e.run()
+	e.importAlternatives()
 	e.mergeInto(res)
 	if e.std {
 		return
@@ -221,9 +222,16 @@ func mayReachOutbound(pkg *types.Package) bool {
 // or method beside it named fn+"Context", fn+"WithContext" or fn+"C"
 // (hystrix.Do and hystrix.DoC) whose first parameter is a context.
 func ContextAlternative(fn *types.Func) string {
+	if a := contextAlternative(fn); a != nil {
+		return analysisutil.FuncName(a)
+	}
+	return ""
+}
+
+func contextAlternative(fn *types.Func) *types.Func {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || analysisutil.TakesContext(sig) {
-		return ""
+		return nil
 	}
 	for _, suffix := range []string{"Context", "WithContext", "C"} {
 		var alt types.Object
@@ -234,11 +242,11 @@ func ContextAlternative(fn *types.Func) string {
 		}
 		if a, ok := alt.(*types.Func); ok && a.Exported() {
 			if as, ok := a.Type().(*types.Signature); ok && as.Params().Len() > 0 && analysisutil.IsContext(as.Params().At(0).Type()) {
-				return analysisutil.FuncName(a)
+				return a.Origin()
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // isExemptSink reports whether passing a root context to callee drops

@@ -82,8 +82,11 @@ func Generic[T any](ctx context.Context, v T) error {
 
 func (r *Repo[T]) Fetch(id T) error { return work(context.Background()) }
 
-func (r *Repo[T]) Find(id T) error                             { return nil }
-func (r *Repo[T]) FindContext(ctx context.Context, id T) error { return nil }
+func (r *Repo[T]) Find(id T) error { return nil }
+func (r *Repo[T]) FindContext(ctx context.Context, id T) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
 
 func useRepo(ctx context.Context, r *Repo[string]) {
 	r.Find("x")  // want `closures.Repo.Find ignores the caller's context.*use FindContext with ctx`

@@ -49,7 +49,7 @@ func (b *Box[T]) Save() error { // want Save:`dropsCtx\(context.Background via l
 }
 
 // Good takes a context: no drop.
-func Good(ctx context.Context) error { // want Good:`^reaches\(ctx0->sql.DB.QueryContext\)$`
+func Good(ctx context.Context) error { // want Good:`^reaches\(ctx0->sql.DB.QueryContext\) ctxIO\(0\)$`
 	_, err := db.QueryContext(ctx, "SELECT 1")
 	return err
 }

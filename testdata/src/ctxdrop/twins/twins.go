@@ -79,10 +79,17 @@ func listen(ctx context.Context) {
 	net.Listen("tcp", ":0")
 }
 
-type future struct{}
+type future struct{ done chan struct{} }
 
-func (f *future) Wait() error                           { return nil }
-func (f *future) WaitContext(ctx context.Context) error { return nil }
+func (f *future) Wait() error { <-f.done; return nil }
+func (f *future) WaitContext(ctx context.Context) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 func submit(ctx context.Context) *future { return &future{} }
 

@@ -1,22 +1,41 @@
 // Package kv is a stand-in for a third-party client with context twins.
 package kv
 
-import "context"
+import (
+	"context"
+	"net/http"
+)
 
-type Client struct{}
+type Client struct{ hc *http.Client }
 
-func (c *Client) Get(key string) (string, error)                             { return "", nil }
-func (c *Client) GetContext(ctx context.Context, key string) (string, error) { return "", nil }
+// send is the client's I/O: the context bounds the request.
+func (c *Client) send(ctx context.Context, key string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://kv/"+key, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.hc.Do(req)
+	return err
+}
 
-func (c *Client) Put(key, val string) error                                 { return nil }
-func (c *Client) PutWithContext(ctx context.Context, key, val string) error { return nil }
+func (c *Client) Get(key string) (string, error) { return c.GetContext(context.Background(), key) }
+func (c *Client) GetContext(ctx context.Context, key string) (string, error) {
+	return "", c.send(ctx, key)
+}
+
+func (c *Client) Put(key, val string) error { return c.PutWithContext(context.Background(), key, val) }
+func (c *Client) PutWithContext(ctx context.Context, key, val string) error {
+	return c.send(ctx, key)
+}
 
 // Scan's twin has a different signature: not a twin.
 func (c *Client) Scan(prefix string) []string                                    { return nil }
 func (c *Client) ScanContext(ctx context.Context, prefix string, n int) []string { return nil }
 
-func Ping() error                           { return nil }
-func PingContext(ctx context.Context) error { return nil }
+func Ping() error { return PingContext(context.Background()) }
+func PingContext(ctx context.Context) error {
+	return (&Client{}).send(ctx, "ping")
+}
 
 // Load takes no context and makes its own: callers drop theirs.
 func Load(key string) string {

@@ -33,7 +33,7 @@ func NewBareClient() *http.Client { // want NewBareClient:`returns\(client0:unbo
 }
 
 // Fetch sends through the bounded client: the context does not matter.
-func (c *Client) Fetch(ctx context.Context, url string) error {
+func (c *Client) Fetch(ctx context.Context, url string) error { // want Fetch:`^ctxIO\(0\)$`
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func query(ctx context.Context, db *sql.DB, id string) error { // want query:`re
 }
 
 // Bounded adds a deadline before the query: no claim on its parameter.
-func (c *Client) Bounded(ctx context.Context, id string) error {
+func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`^ctxIO\(0\)$`
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -116,7 +116,7 @@ func EnsureDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // LoadEnsured queries with an ensured deadline: no claim on its parameter.
-func (c *Client) LoadEnsured(ctx context.Context, id string) error {
+func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want LoadEnsured:`^ctxIO\(0\)$`
 	ctx, cancel := EnsureDeadline(ctx)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -124,7 +124,7 @@ func (c *Client) LoadEnsured(ctx context.Context, id string) error {
 
 // Ack sends the ack request only when sync is set, and then with a
 // deadline ensured: the path where ctx is the caller's never sends it.
-func (c *Client) Ack(ctx context.Context, sync bool) error {
+func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^ctxIO\(0\)$`
 	if sync {
 		var cancel context.CancelFunc
 		ctx, cancel = EnsureDeadline(ctx)
@@ -137,7 +137,7 @@ func (c *Client) Ack(ctx context.Context, sync bool) error {
 }
 
 // Charge posts without an idempotency key: not safe to hedge or retry.
-func (c *Client) Charge(ctx context.Context, url string) error {
+func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`^ctxIO\(0\)$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (c *Client) Charge(ctx context.Context, url string) error {
 }
 
 // ChargeOnce posts with an idempotency key.
-func (c *Client) ChargeOnce(ctx context.Context, url, key string) error {
+func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // want ChargeOnce:`^ctxIO\(0\)$`
 	req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
 	if err != nil {
 		return err

@@ -1,0 +1,188 @@
+package summary
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+)
+
+// The context-I/O claim module: which context parameters of a function
+// reach outbound work or a wait on ctx.Done(), bounded or not, directly
+// or through callees. It answers whether a function's context matters at
+// all: a
+// function named FooContext beside Foo whose context only reaches local
+// work (reading /proc, detecting a host's resources) is no reason to call
+// the Context variant. Read by ctxdrop, for the context-taking
+// alternatives it finds by name rather than by the knowledge table.
+
+// ctxIOAt records, at one call, the caller's context parameters whose
+// context reaches outbound work through the call.
+func (e *engine) ctxIOAt(info *fnInfo, c *ssa.CallCommon, ctxArgs []ssa.Value) {
+	for _, a := range ctxArgs {
+		fn, idx := ctxParamOf(a, 0)
+		if fn == nil || idx < 0 {
+			continue
+		}
+		if fn == info.fn {
+			info.ctxIO = addInt(info.ctxIO, idx)
+		} else {
+			e.pendingIO[fn] = addInt(e.pendingIO[fn], idx)
+		}
+	}
+}
+
+// ctxArgsReaching returns the arguments of a call that are contexts
+// reaching outbound work: the table's context parameter of an outbound
+// call, or the parameters the callee's CtxIO names.
+func (e *engine) ctxArgsReaching(c *ssa.CallCommon, outbound bool, ctxParam int, s *FuncSummary) []ssa.Value {
+	var out []ssa.Value
+	if outbound {
+		idx := ctxParam
+		if idx < 0 {
+			idx = firstContextParam(c.Signature())
+		}
+		if a := argOf(c, idx); idx >= 0 && a != nil {
+			out = append(out, a)
+		}
+		// (*http.Client).Do: the request carries the context.
+		for _, a := range c.Args {
+			if analysisutil.IsHTTPRequestPtr(a.Type()) {
+				out = append(out, a)
+			}
+		}
+	}
+	if s != nil {
+		for _, k := range s.CtxIO {
+			if a := argOf(c, k); a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// ctxParamOf follows a context back to the parameter it derives from,
+// through phis whose edges agree, conversions, derivations
+// (context.WithTimeout(ctx, d), any call that takes a context and returns
+// one) and closures' free variables: the function whose parameter it is
+// and its signature index, or nil.
+func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
+	if depth > 8 {
+		return nil, -1
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Parent(), sigIndex(v.Parent(), v)
+	case *ssa.ChangeType:
+		return ctxParamOf(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return ctxParamOf(v.X, depth+1)
+	case *ssa.ChangeInterface:
+		return ctxParamOf(v.X, depth+1)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if a := derivedArg(call.Common()); a != nil {
+				return ctxParamOf(a, depth+1)
+			}
+			if a := requestCtxArg(call.Common()); a != nil {
+				return ctxParamOf(a, depth+1)
+			}
+		}
+	case *ssa.Call:
+		if a := derivedArg(v.Common()); a != nil {
+			return ctxParamOf(a, depth+1)
+		}
+		if a := requestCtxArg(v.Common()); a != nil {
+			return ctxParamOf(a, depth+1)
+		}
+	case *ssa.Phi:
+		var fn *ssa.Function
+		idx := -1
+		for _, edge := range v.Edges {
+			f, i := ctxParamOf(edge, depth+1)
+			if f == nil || fn != nil && (f != fn || i != idx) {
+				return nil, -1
+			}
+			fn, idx = f, i
+		}
+		return fn, idx
+	case *ssa.FreeVar:
+		if mc := makerOf(v); mc != nil {
+			for i, fv := range v.Parent().FreeVars {
+				if fv == v {
+					return ctxParamOf(mc.Bindings[i], depth+1)
+				}
+			}
+		}
+	}
+	return nil, -1
+}
+
+// requestCtxArg returns the context a call builds its *http.Request
+// with: NewRequestWithContext's, WithContext's or Clone's.
+func requestCtxArg(c *ssa.CallCommon) ssa.Value {
+	switch calleeName(c) {
+	case "net/http.NewRequestWithContext", "net/http/httptest.NewRequestWithContext":
+		return c.Args[0]
+	case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
+		return c.Args[1]
+	}
+	return nil
+}
+
+// importAlternatives reads the facts of the context-taking alternatives
+// (FooContext beside Foo) of the functions the package calls: ctxdrop
+// reads their CtxIO after the summary's run, when facts can no longer be
+// imported.
+func (e *engine) importAlternatives() {
+	if e.std {
+		return
+	}
+	seen := map[*types.Func]bool{}
+	for _, fn := range e.funcs {
+		for _, c := range e.local[fn].ix.calls {
+			callee := calleeFunc(c.Common())
+			if callee == nil || seen[callee] || callee.Pkg() == e.pass.Pkg {
+				continue
+			}
+			seen[callee] = true
+			if alt := contextAlternative(callee); alt != nil {
+				e.imported(alt)
+			}
+		}
+	}
+}
+
+// makerOf returns the MakeClosure that makes the closure whose free
+// variable fv is, when its parent makes it exactly once.
+func makerOf(fv *ssa.FreeVar) *ssa.MakeClosure {
+	fn := fv.Parent()
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	var found *ssa.MakeClosure
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				if found != nil {
+					return nil
+				}
+				found = mc
+			}
+		}
+	}
+	return found
+}
+
+func addInt(xs []int, x int) []int {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	xs = append(xs, x)
+	slices.Sort(xs)
+	return xs
+}
