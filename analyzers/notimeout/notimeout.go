@@ -3,6 +3,7 @@ package notimeout
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -326,31 +327,50 @@ func isTestSupport(path string) bool {
 
 // definesCommands reports whether the package defines the commands of a
 // CLI framework (a cobra.Command or a urfave/cli command or app
-// literal): its functions run once per invocation, as main's do.
+// literal) and none of them is a server's (run, serve, start, daemon…):
+// the commands of a one-shot tool run once per invocation, as main's do.
+// A binary with a serving command (caddy run, opa run) is a service,
+// though the server starts in another package.
 func definesCommands(pass *analysis.Pass) bool {
+	commands := false
 	for _, f := range pass.Files {
+		imports := false
 		for _, spec := range f.Imports {
 			path, _ := strconv.Unquote(spec.Path.Value)
-			if !knowledge.IsCLIFramework(path) {
-				continue
+			imports = imports || knowledge.IsCLIFramework(path)
+		}
+		if !imports {
+			continue
+		}
+		serving := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || serving {
+				return !serving
 			}
-			found := false
-			ast.Inspect(f, func(n ast.Node) bool {
-				lit, ok := n.(*ast.CompositeLit)
-				if !ok || found {
-					return !found
-				}
-				if t := pass.TypesInfo.TypeOf(lit); t != nil && knowledge.IsCLICommandType(typeName(t)) {
-					found = true
-				}
-				return !found
-			})
-			if found {
+			t := pass.TypesInfo.TypeOf(lit)
+			if t == nil || !knowledge.IsCLICommandType(typeName(t)) {
 				return true
 			}
+			commands = true
+			for _, elt := range lit.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				key, _ := kv.Key.(*ast.Ident)
+				if !ok || key == nil || key.Name != "Use" && key.Name != "Name" {
+					continue
+				}
+				if tv, ok := pass.TypesInfo.Types[kv.Value]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+					name, _, _ := strings.Cut(constant.StringVal(tv.Value), " ")
+					serving = serving || knowledge.IsServerCommandName(name)
+				}
+			}
+			return !serving
+		})
+		if serving {
+			return false
 		}
 	}
-	return false
+	return commands
 }
 
 // typeName returns the full name of a named type ("github.com/spf13/cobra.Command").

@@ -39,7 +39,8 @@ import (
 //     linked or named, is not a remote dependency; postgresopen is;
 //   - harness: a package importing a test framework is test code;
 //   - cobracmd: CLI commands outside package main that start no server
-//     are one-shot like main; cobraserve starts one and is reported;
+//     are one-shot like main; cobraserve starts one and cobrarun has a
+//     "run" command: both are services, and reported;
 //   - ifaceuse: a call through an interface declared elsewhere is judged
 //     by the implementations the package can see;
 //   - oidcuse: a constructor that keeps its context for later (go-oidc's
@@ -51,7 +52,7 @@ func TestDefaultOptions(t *testing.T) {
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
 		"notimeout/grpcxdeadline", "notimeout/grpcxretryonly", "notimeout/everyday",
 		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness",
-		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/ifaceuse", "notimeout/oidcuse")
+		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {

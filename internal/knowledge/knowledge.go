@@ -297,6 +297,10 @@ func IsCLIFramework(path string) bool { return cliFrameworks[path] }
 // framework's command or app.
 func IsCLICommandType(name string) bool { return cliCommandTypes[name] }
 
+// IsServerCommandName reports whether a CLI command's name says it runs
+// a long-lived process (run, serve, start, daemon, agent, server).
+func IsServerCommandName(name string) bool { return serverCommandNames[name] }
+
 // NeverReturns reports whether a call of the named function never
 // returns to its caller (os.Exit, log.Fatal, t.Fatal).
 func NeverReturns(fullName string) bool { return neverReturn[fullName] }

@@ -367,3 +367,9 @@ var cliCommandTypes = map[string]bool{
 	"github.com/urfave/cli/v2.Command": true,
 	"github.com/urfave/cli/v3.Command": true,
 }
+
+// serverCommandNames are CLI command names that start long-lived
+// processes: a binary with one is a service.
+var serverCommandNames = map[string]bool{
+	"run": true, "serve": true, "server": true, "start": true, "daemon": true, "agent": true, "up": true,
+}
