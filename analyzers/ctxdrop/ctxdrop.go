@@ -558,7 +558,7 @@ func (c *checker) reportDrop(call *ast.CallExpr, callee *types.Func, drop *summa
 		// and name it.
 		// The user can change their own call and the calls made in their
 		// own module on the way, not the dependency's.
-		chain := append([]summary.Link{{Func: fname, Alt: summary.ContextAlternative(callee), Module: own}}, drop.Chain...)
+		chain := append([]summary.Link{{Func: fname, Alt: c.sum.ContextAlternative(callee), Module: own}}, drop.Chain...)
 		for _, l := range chain {
 			if l.Alt == "" || l.Module != own {
 				continue

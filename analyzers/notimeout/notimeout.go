@@ -349,10 +349,17 @@ func definesCommands(pass *analysis.Pass) bool {
 				return !serving
 			}
 			t := pass.TypesInfo.TypeOf(lit)
-			if t == nil || !knowledge.IsCLICommandType(typeName(t)) {
+			if t == nil {
 				return true
 			}
-			commands = true
+			name := typeName(t)
+			framework := knowledge.IsCLICommandType(name)
+			// A CLI's own command type wrapping the framework's
+			// (caddycmd.Command{Name: "run"}) names its commands too.
+			if !framework && !strings.HasSuffix(name, "Command") && !strings.HasSuffix(name, "Cmd") {
+				return true
+			}
+			commands = commands || framework
 			for _, elt := range lit.Elts {
 				kv, ok := elt.(*ast.KeyValueExpr)
 				key, _ := kv.Key.(*ast.Ident)

@@ -89,7 +89,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 					continue
 				}
 				start := e.callStart(edge.pos)
-				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, start), Alt: ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
+				chain := capChain(append([]Link{{Func: analysisutil.FuncName(edge.callee), At: analysisutil.ShortPos(e.pass.Fset, start), Alt: e.res.ContextAlternative(edge.callee), Module: module}}, cd.Chain...))
 				info.drop = &Drop{Root: cd.Root, At: cd.At, Chain: chain, Module: cd.Module, Via: cd.Via, Twin: cd.Twin}
 				info.dropPos = append([]token.Pos{start}, cpos...)
 				changed = true

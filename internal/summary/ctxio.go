@@ -10,9 +10,9 @@ import (
 )
 
 // The context-I/O claim module: which context parameters of a function
-// reach outbound work or a wait on ctx.Done(), bounded or not, directly
-// or through callees. It answers whether a function's context matters at
-// all: a
+// reach outbound work, a wait on ctx.Done() or a check of ctx.Err(), or a
+// callback whose work is not known, bounded or not, directly or through
+// callees. It answers whether a function's context matters at all: a
 // function named FooContext beside Foo whose context only reaches local
 // work (reading /proc, detecting a host's resources) is no reason to call
 // the Context variant. Read by ctxdrop, for the context-taking

@@ -545,9 +545,20 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		}
 	}
 	e.ctxIOAt(info, c, e.ctxArgsReaching(c, outbound, o.CtxParam, s))
-	if c.IsInvoke() && c.Method.Name() == "Done" && analysisutil.IsContext(c.Value.Type()) {
-		// Waiting on the context: it bounds a wait.
+	switch {
+	case c.IsInvoke() && (c.Method.Name() == "Done" || c.Method.Name() == "Err") && analysisutil.IsContext(c.Value.Type()):
+		// Waiting on the context, or stopping when it is done.
 		e.ctxIOAt(info, c, []ssa.Value{c.Value})
+	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil:
+		// Handed to a function value or an interface whose work is not
+		// known (a callback): it may bound anything.
+		var ctxs []ssa.Value
+		for _, a := range c.Args {
+			if analysisutil.IsContext(a.Type()) {
+				ctxs = append(ctxs, a)
+			}
+		}
+		e.ctxIOAt(info, c, ctxs)
 	}
 	e.applyFuncArgs(info, instr)
 }

@@ -44,9 +44,9 @@ type FuncSummary struct {
 	Results []ValueClaim
 
 	// CtxIO lists the context parameters (signature indexes) whose
-	// context reaches outbound work or a wait on its Done channel,
-	// bounded or not, directly or through callees: the function's
-	// context matters. Read by ctxdrop,
+	// context reaches outbound work, a wait on its Done channel, a check
+	// of its Err, or a callback, bounded or not, directly or through
+	// callees: the function's context matters. Read by ctxdrop,
 	// which suggests a context-taking alternative it finds by name (Foo
 	// beside FooContext) only when the alternative's context does.
 	CtxIO []int

@@ -24,6 +24,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -176,9 +177,10 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	pkg, funcs := buildSSA(pass)
 	e := newEngine(pass, res, pkg, funcs, ext, cfg.TransportTimeouts)
 	res.roots = findRoots(e.funcs, contextInterface(pass.Pkg))
-	e.ctxClaims(res.roots)
 	e.run()
 	e.importAlternatives()
+	// ctxdrop's claims read the alternatives' CtxIO, local and imported.
+	e.ctxClaims(res.roots)
 	e.mergeInto(res)
 	if e.std {
 		return
@@ -226,6 +228,23 @@ func ContextAlternative(fn *types.Func) string {
 		return analysisutil.FuncName(a)
 	}
 	return ""
+}
+
+// ContextAlternative names fn's context-taking alternative, as the
+// package function does, when that alternative's context matters (its
+// CtxIO claim, or the standard library's): an alternative whose context
+// reaches no outbound work or wait is no reason to call it.
+func (r *Result) ContextAlternative(fn *types.Func) string {
+	a := contextAlternative(fn)
+	if a == nil {
+		return ""
+	}
+	if !analysisutil.IsStdPath(a.Pkg().Path()) {
+		if s := r.Of(a); s == nil || !slices.Contains(s.CtxIO, 0) {
+			return ""
+		}
+	}
+	return analysisutil.FuncName(a)
 }
 
 func contextAlternative(fn *types.Func) *types.Func {
