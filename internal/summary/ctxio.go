@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -110,15 +111,41 @@ func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 		}
 		return fn, idx
 	case *ssa.FreeVar:
-		if mc := makerOf(v); mc != nil {
-			for i, fv := range v.Parent().FreeVars {
-				if fv == v {
-					return ctxParamOf(mc.Bindings[i], depth+1)
-				}
+		if b := bindingOf(v); b != nil {
+			return ctxParamOf(b, depth+1)
+		}
+	case *ssa.UnOp:
+		// A load of the box the SSA builder puts a captured parameter
+		// in: the parameter, when only it is ever stored there.
+		if v.Op != token.MUL {
+			break
+		}
+		box := v.X
+		if fv, ok := box.(*ssa.FreeVar); ok {
+			box = bindingOf(fv)
+		}
+		if al, ok := box.(*ssa.Alloc); ok {
+			if p := boundParam(al.Parent(), al); p != nil {
+				return p.Parent(), sigIndex(p.Parent(), p)
 			}
 		}
 	}
 	return nil, -1
+}
+
+// bindingOf returns the value bound to a closure's free variable where
+// the closure is made, when its parent makes it exactly once.
+func bindingOf(v *ssa.FreeVar) ssa.Value {
+	mc := makerOf(v)
+	if mc == nil {
+		return nil
+	}
+	for i, fv := range v.Parent().FreeVars {
+		if fv == v {
+			return mc.Bindings[i]
+		}
+	}
+	return nil
 }
 
 // requestCtxArg returns the context a call builds its *http.Request

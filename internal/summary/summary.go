@@ -154,7 +154,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	// to summarise. SSA cannot be built from ill-typed code: drivers do
 	// not run the summary on it, and a harness that does (the fuzz test)
 	// says so in TypeErrors, as drivers do.
-	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 {
+	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 || !mentionsClaimTypes(pass.TypesInfo) {
 		return res, nil
 	}
 	// The standard library gets findings (its own outbound calls, its
@@ -205,6 +205,65 @@ func contextInterface(pkg *types.Package) *types.Interface {
 		return iface
 	}
 	return nil
+}
+
+// mentionsClaimTypes reports whether any expression of the package has a
+// type some claim is about: a context, a request, a client, a dialer, a
+// database handle, or a function (a func value that may be called N times,
+// or a closure that may reach outbound work). A package with none has
+// nothing to summarise, whatever it imports: no value there can carry a
+// deadline or be one, and SSA is not built.
+func mentionsClaimTypes(info *types.Info) bool {
+	for _, tv := range info.Types {
+		if claimType(tv.Type) {
+			return true
+		}
+	}
+	// Functions declared and never used here are in Defs only.
+	for _, obj := range info.Defs {
+		if fn, ok := obj.(*types.Func); ok && claimType(fn.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func claimType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.(type) {
+	case *types.Tuple:
+		for i := range u.Len() {
+			if claimType(u.At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	if sig, ok := t.Underlying().(*types.Signature); ok {
+		// A function taking a func value (it may call it N times) or
+		// taking or returning a value of the kinds above.
+		for i := range sig.Params().Len() {
+			pt := sig.Params().At(i).Type()
+			if _, ok := pt.Underlying().(*types.Signature); ok || claimType(pt) {
+				return true
+			}
+		}
+		return claimType(sig.Results())
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch n.Obj().Pkg().Path() {
+	case "context", "net/http", "database/sql", "net", "crypto/tls", "google.golang.org/grpc":
+		return true
+	}
+	return false
 }
 
 // mayReachOutbound reports whether the package imports, directly or

@@ -5,6 +5,7 @@ package funcs
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 )
 
@@ -188,4 +189,11 @@ func ThroughInterface(r Runner, op func() error) error { // want ThroughInterfac
 func ThroughKnown(op func() error) error { // want ThroughKnown:`^calls\(0,x1\)$`
 	var r Runner = plain{}
 	return r.Run(op)
+}
+
+// OnceWithContext uses its context inside a closure run once: it still
+// matters (a captured parameter is boxed by the SSA builder).
+func OnceWithContext(ctx context.Context, f func(context.Context) error) { // want OnceWithContext:`^ctxIO\(0\) calls\(1,x\?\)$`
+	var once sync.Once
+	once.Do(func() { _ = f(ctx) })
 }
