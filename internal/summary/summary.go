@@ -215,42 +215,46 @@ func contextInterface(pkg *types.Package) *types.Interface {
 // deadline or be one, and SSA is not built.
 func mentionsClaimTypes(info *types.Info) bool {
 	for _, tv := range info.Types {
-		if claimType(tv.Type) {
+		if claimType(tv.Type, true) {
 			return true
 		}
 	}
 	// Functions declared and never used here are in Defs only.
 	for _, obj := range info.Defs {
-		if fn, ok := obj.(*types.Func); ok && claimType(fn.Type()) {
+		if fn, ok := obj.(*types.Func); ok && claimType(fn.Type(), true) {
 			return true
 		}
 	}
 	return false
 }
 
-func claimType(t types.Type) bool {
+// claimType reports whether t is a type some claim is about; with
+// signatures set, a function type taking a func value or taking or
+// returning such a type is one too (one level deep: func types may be
+// recursive, as a lexer's stateFn is).
+func claimType(t types.Type, signatures bool) bool {
 	if t == nil {
 		return false
 	}
-	switch u := t.(type) {
-	case *types.Tuple:
-		for i := range u.Len() {
-			if claimType(u.At(i).Type()) {
+	if tup, ok := t.(*types.Tuple); ok {
+		for i := range tup.Len() {
+			if claimType(tup.At(i).Type(), signatures) {
 				return true
 			}
 		}
 		return false
 	}
 	if sig, ok := t.Underlying().(*types.Signature); ok {
-		// A function taking a func value (it may call it N times) or
-		// taking or returning a value of the kinds above.
+		if !signatures {
+			return false
+		}
 		for i := range sig.Params().Len() {
 			pt := sig.Params().At(i).Type()
-			if _, ok := pt.Underlying().(*types.Signature); ok || claimType(pt) {
+			if _, ok := pt.Underlying().(*types.Signature); ok || claimType(pt, false) {
 				return true
 			}
 		}
-		return claimType(sig.Results())
+		return claimType(sig.Results(), false)
 	}
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
