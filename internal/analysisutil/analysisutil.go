@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -143,12 +144,30 @@ func IsStd(pass *analysis.Pass) bool {
 	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
-// IsStdPath reports whether an import path is the standard library's by
-// its shape: no dot in the first element.
+// IsStdPath reports whether an import path is the standard library's: no
+// dot in its first element and a directory of that name in GOROOT/src. The
+// shape alone is not enough: modules named without a dot ("myservice")
+// are common in services, and GOPATH-mode code has such paths too.
 func IsStdPath(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".") && path != "main"
+	if strings.Contains(first, ".") || path == "main" || build.Default.GOROOT == "" {
+		return false
+	}
+	stdDirs.Lock()
+	defer stdDirs.Unlock()
+	if v, ok := stdDirs.m[path]; ok {
+		return v
+	}
+	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	v := err == nil && fi.IsDir()
+	stdDirs.m[path] = v
+	return v
 }
+
+var stdDirs = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
 
 // ShortPos renders pos as "file.go:line:col" with the base name only, for
 // evidence stored in facts: stable across machines and small.

@@ -154,7 +154,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	// to summarise. SSA cannot be built from ill-typed code: drivers do
 	// not run the summary on it, and a harness that does (the fuzz test)
 	// says so in TypeErrors, as drivers do.
-	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 || !mentionsClaimTypes(pass.TypesInfo) {
+	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 || !mentionsClaimTypes(pass.TypesInfo) && !callsSummarised(pass) {
 		return res, nil
 	}
 	// The standard library gets findings (its own outbound calls, its
@@ -222,6 +222,24 @@ func mentionsClaimTypes(info *types.Info) bool {
 	// Functions declared and never used here are in Defs only.
 	for _, obj := range info.Defs {
 		if fn, ok := obj.(*types.Func); ok && claimType(fn.Type(), true) {
+			return true
+		}
+	}
+	return false
+}
+
+// callsSummarised reports whether the package uses a function of another
+// package that has a summary: its claims (a dropped context, a func
+// called N times) travel up through the package's own functions even
+// when none of its expressions has a claim's type.
+func callsSummarised(pass *analysis.Pass) bool {
+	var fact FuncSummary
+	for _, obj := range pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg() == pass.Pkg || analysisutil.IsStdPath(fn.Pkg().Path()) {
+			continue
+		}
+		if pass.ImportObjectFact(fn.Origin(), &fact) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"ctxdrop/lib"
+	"ctxdrop/relay"
 )
 
 func Handle(w http.ResponseWriter, r *http.Request) {
@@ -21,6 +22,7 @@ func Handle(w http.ResponseWriter, r *http.Request) {
 	lib.Resolve("db")           // want `call to lib.Resolve drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Resolve and call net.DefaultResolver.LookupHost with it`
 	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+ via lib.Resolve\)`
 	_, _ = lib.NewReq("u")      // ok: the caller may attach its context
+	relay.Relay("r")            // want `call to relay.Relay drops the caller's context: .* via lib.Load`
 }
 
 func local() {
