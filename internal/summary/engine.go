@@ -549,9 +549,11 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 	case c.IsInvoke() && (c.Method.Name() == "Done" || c.Method.Name() == "Err") && analysisutil.IsContext(c.Value.Type()):
 		// Waiting on the context, or stopping when it is done.
 		e.ctxIOAt(info, c, []ssa.Value{c.Value})
-	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil:
-		// Handed to a function value or an interface whose work is not
-		// known (a callback): it may bound anything.
+	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil && c.Method.Pkg() != e.pass.Pkg:
+		// Handed to a function value, or to an interface declared
+		// elsewhere whose work is not known (a callback): it may bound
+		// anything. An interface of this package whose implementations
+		// here make no claim does not.
 		var ctxs []ssa.Value
 		for _, a := range c.Args {
 			if analysisutil.IsContext(a.Type()) {
