@@ -362,8 +362,11 @@ func definesCommands(pass *analysis.Pass) bool {
 			commands = commands || framework
 			for _, elt := range lit.Elts {
 				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue // positional fields: no name to read
+				}
 				key, _ := kv.Key.(*ast.Ident)
-				if !ok || key == nil || key.Name != "Use" && key.Name != "Name" {
+				if key == nil || key.Name != "Use" && key.Name != "Name" {
 					continue
 				}
 				if tv, ok := pass.TypesInfo.Types[kv.Value]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {

@@ -35,8 +35,8 @@ type loop struct {
 	// from blocks it dominates).
 	latches []*ssa.BasicBlock
 	body    map[*ssa.BasicBlock]bool
-	// exits are the edges leaving the body, and the blocks of the body
-	// that return (a return ends the loop too).
+	// exits are the edges leaving the body (a return inside a loop is a
+	// block outside its body: it cannot reach the back edge).
 	exits  []loopExit
 	parent *loop
 	// trips is the loop's trip count when the loop counts an integer from
@@ -49,7 +49,7 @@ type loop struct {
 // loopExit is one way out of a loop.
 type loopExit struct {
 	from *ssa.BasicBlock // in the body
-	to   *ssa.BasicBlock // outside the body; nil for a return
+	to   *ssa.BasicBlock // outside the body
 	// cond is the branch condition of from when the exit is one branch of
 	// an if (nil otherwise), and onTrue says which branch leaves.
 	cond   ssa.Value
@@ -212,12 +212,7 @@ func less(a, b *loop) bool {
 func exitsOf(l *loop) []loopExit {
 	var out []loopExit
 	for b := range l.body {
-		last := b.Instrs[len(b.Instrs)-1]
-		if _, ok := last.(*ssa.Return); ok {
-			out = append(out, loopExit{from: b})
-			continue
-		}
-		ifi, _ := last.(*ssa.If)
+		ifi, _ := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		for i, s := range b.Succs {
 			if l.body[s] {
 				continue
@@ -251,12 +246,11 @@ func sortExits(es []loopExit) {
 // named constants, fields set to a constant).
 func tripCount(l *loop, intOf func(ssa.Value) (int64, bool)) int {
 	var cond *ssa.BinOp
-	var rotated bool
 	if c, ok := loopTest(l, l.header); ok {
 		cond = c
 	} else if len(l.latches) == 1 {
 		if c, ok := loopTest(l, l.latches[0]); ok {
-			cond, rotated = c, true
+			cond = c
 		}
 	}
 	if cond == nil {
@@ -266,12 +260,11 @@ func tripCount(l *loop, intOf func(ssa.Value) (int64, bool)) int {
 	if !ok {
 		return 0
 	}
+	// The test is on the counter (i < n, tested before the body) or on
+	// its next value (i+1 < n, tested after it: range loops, and loops
+	// whose header is their only block).
 	x := cond.X
-	if rotated {
-		add, ok := x.(*ssa.BinOp)
-		if !ok || add.Op != token.ADD {
-			return 0
-		}
+	if add, ok := x.(*ssa.BinOp); ok && add.Op == token.ADD {
 		x = add.X
 	}
 	phi, ok := x.(*ssa.Phi)
