@@ -93,9 +93,7 @@ func buildsRequest(name string) bool {
 func requestSent(call *ssa.Call) bool {
 	var vals []ssa.Value
 	if isTuple(call.Type()) {
-		for _, x := range extracts(call, 0) {
-			vals = append(vals, x)
-		}
+		vals = append(vals, extracts(call, 0)...)
 	} else {
 		vals = append(vals, call)
 	}

@@ -25,19 +25,10 @@ import (
 func buildSSA(pass *analysis.Pass) (*ssa.Package, []*ssa.Function) {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	prog.SetNoReturn(noReturn)
-	created := map[*types.Package]bool{}
-	var create func(p *types.Package)
-	create = func(p *types.Package) {
-		if created[p] {
-			return
-		}
-		created[p] = true
-		prog.CreatePackage(p, nil, nil, true)
-	}
 	// Only direct imports need SSA packages: members of indirect ones
 	// are created on demand by the builder from their types.
 	for _, p := range pass.Pkg.Imports() {
-		create(p)
+		prog.CreatePackage(p, nil, nil, true)
 	}
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
