@@ -156,6 +156,11 @@ func (c *checker) check(f *summary.Finding) {
 			}
 			if o.Enclosing != nil && wrapsTwin(o.Enclosing) {
 				wrapper = true
+				if _, ok := knowledge.OutboundOf(o.Enclosing.FullName()); ok {
+					// The wrapper is itself an outbound call of the table
+					// (http.Get's own body): its callers are reported.
+					return
+				}
 			}
 			ctxs = append(ctxs, o)
 		default:
