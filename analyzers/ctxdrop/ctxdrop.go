@@ -266,7 +266,7 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	// or a command built now and sent later. A call that does its I/O now
 	// (u, _ := c.LoadUser(id); stmt, _ := db.Prepare(q)) has already
 	// ignored the context by the time its result meets it.
-	if !isDeferredWork(c.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
+	if !analysisutil.IsDeferredWork(c.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
 		return false
 	}
 	var result *types.Var
@@ -334,27 +334,6 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	return false
 }
 
-// isDeferredWork reports whether a call's result (or its first result) is
-// work to be run later: an *http.Request, an *exec.Cmd, or any named type
-// whose name says it is a request or a command.
-func isDeferredWork(t types.Type) bool {
-	if tup, ok := t.(*types.Tuple); ok {
-		if tup.Len() == 0 {
-			return false
-		}
-		t = tup.At(0).Type()
-	}
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	name := n.Obj().Name()
-	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Cmd") || strings.HasSuffix(name, "Command")
-}
-
 // receiverCarriesCtx reports whether the method's receiver is a local
 // variable made by a call that was given the context in scope
 // (f := p.submit(ctx, cmd); f.Wait()): the work already carries the
@@ -367,7 +346,7 @@ func (c *checker) receiverCarriesCtx(call *ast.CallExpr, owner inspector.Cursor,
 	// database/sql documents that a Tx's context only rolls it back and
 	// PrepareContext's bounds only the preparation: tx.Exec and
 	// stmt.Query run with context.Background() whatever made them.
-	if t := c.pass.TypesInfo.TypeOf(sel.X); t != nil && isSQLTxOrStmt(t) {
+	if t := c.pass.TypesInfo.TypeOf(sel.X); t != nil && analysisutil.IsSQLTxOrStmt(t) {
 		return false
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
@@ -398,14 +377,6 @@ func (c *checker) receiverCarriesCtx(call *ast.CallExpr, owner inspector.Cursor,
 		}
 	}
 	return false
-}
-
-func isSQLTxOrStmt(t types.Type) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "database/sql" && (n.Obj().Name() == "Tx" || n.Obj().Name() == "Stmt")
 }
 
 // mentions reports whether the expression refers to obj.

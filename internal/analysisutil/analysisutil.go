@@ -51,6 +51,37 @@ func ImplementsContext(t types.Type) bool {
 	return true
 }
 
+// IsDeferredWork reports whether a value of type t (or the first of a
+// tuple) is work to be run later: an *http.Request, an *exec.Cmd, or any
+// named type whose name says it is a request or a command. Whoever gets
+// it may still give it a context.
+func IsDeferredWork(t types.Type) bool {
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		t = tup.At(0).Type()
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	name := n.Obj().Name()
+	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Cmd") || strings.HasSuffix(name, "Command")
+}
+
+// IsSQLTxOrStmt reports whether t is *database/sql.Tx or *database/sql.Stmt
+// (or the struct itself).
+func IsSQLTxOrStmt(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isNamed(t, "database/sql", "Tx") || isNamed(t, "database/sql", "Stmt")
+}
+
 // IsHTTPRequestPtr reports whether t is *net/http.Request.
 func IsHTTPRequestPtr(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)

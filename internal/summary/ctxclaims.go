@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -116,32 +115,13 @@ func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
 			continue
 		}
 		twin, ok := knowledge.TwinOf(callee.FullName())
-		if !ok || twin.Bounded || buildsWork(callee) {
+		if !ok || twin.Bounded || analysisutil.IsDeferredWork(callee.Type().(*types.Signature).Results()) {
 			continue
 		}
 		start := e.callStart(call.Pos())
 		return &Drop{Root: "context.Background", At: analysisutil.ShortPos(e.pass.Fset, start), Module: module, Via: analysisutil.FuncName(callee), Twin: twin.Display}, []token.Pos{start}
 	}
 	return nil, nil
-}
-
-// buildsWork reports whether fn's first result is work to be run later:
-// a request, a command.
-func buildsWork(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Results().Len() == 0 {
-		return false
-	}
-	t := sig.Results().At(0).Type()
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	name := n.Obj().Name()
-	return strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Cmd") || strings.HasSuffix(name, "Command")
 }
 
 // dropOf returns the DropsCtx claim of a callee, local or imported, and

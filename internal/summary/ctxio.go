@@ -23,7 +23,7 @@ import (
 // context reaches outbound work through the call.
 func (e *engine) ctxIOAt(info *fnInfo, c *ssa.CallCommon, ctxArgs []ssa.Value) {
 	for _, a := range ctxArgs {
-		fn, idx := ctxParamOf(a, 0)
+		fn, idx := e.ctxParamOf(a, 0)
 		if fn == nil || idx < 0 {
 			continue
 		}
@@ -70,7 +70,7 @@ func (e *engine) ctxArgsReaching(c *ssa.CallCommon, outbound bool, ctxParam int,
 // (context.WithTimeout(ctx, d), any call that takes a context and returns
 // one) and closures' free variables: the function whose parameter it is
 // and its signature index, or nil.
-func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
+func (e *engine) ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 	if depth > 8 {
 		return nil, -1
 	}
@@ -78,32 +78,32 @@ func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 	case *ssa.Parameter:
 		return v.Parent(), sigIndex(v.Parent(), v)
 	case *ssa.ChangeType:
-		return ctxParamOf(v.X, depth+1)
+		return e.ctxParamOf(v.X, depth+1)
 	case *ssa.MakeInterface:
-		return ctxParamOf(v.X, depth+1)
+		return e.ctxParamOf(v.X, depth+1)
 	case *ssa.ChangeInterface:
-		return ctxParamOf(v.X, depth+1)
+		return e.ctxParamOf(v.X, depth+1)
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
 			if a := derivedArg(call.Common()); a != nil {
-				return ctxParamOf(a, depth+1)
+				return e.ctxParamOf(a, depth+1)
 			}
 			if a := requestCtxArg(call.Common()); a != nil {
-				return ctxParamOf(a, depth+1)
+				return e.ctxParamOf(a, depth+1)
 			}
 		}
 	case *ssa.Call:
 		if a := derivedArg(v.Common()); a != nil {
-			return ctxParamOf(a, depth+1)
+			return e.ctxParamOf(a, depth+1)
 		}
 		if a := requestCtxArg(v.Common()); a != nil {
-			return ctxParamOf(a, depth+1)
+			return e.ctxParamOf(a, depth+1)
 		}
 	case *ssa.Phi:
 		var fn *ssa.Function
 		idx := -1
 		for _, edge := range v.Edges {
-			f, i := ctxParamOf(edge, depth+1)
+			f, i := e.ctxParamOf(edge, depth+1)
 			if f == nil || fn != nil && (f != fn || i != idx) {
 				return nil, -1
 			}
@@ -111,8 +111,8 @@ func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 		}
 		return fn, idx
 	case *ssa.FreeVar:
-		if b := bindingOf(v); b != nil {
-			return ctxParamOf(b, depth+1)
+		if b := e.bindingOf(v); b != nil {
+			return e.ctxParamOf(b, depth+1)
 		}
 	case *ssa.UnOp:
 		// A load of the box the SSA builder puts a captured parameter
@@ -122,7 +122,7 @@ func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 		}
 		box := v.X
 		if fv, ok := box.(*ssa.FreeVar); ok {
-			box = bindingOf(fv)
+			box = e.bindingOf(fv)
 		}
 		if al, ok := box.(*ssa.Alloc); ok {
 			if p := boundParam(al.Parent(), al); p != nil {
@@ -135,8 +135,8 @@ func ctxParamOf(v ssa.Value, depth int) (*ssa.Function, int) {
 
 // bindingOf returns the value bound to a closure's free variable where
 // the closure is made, when its parent makes it exactly once.
-func bindingOf(v *ssa.FreeVar) ssa.Value {
-	mc := makerOf(v)
+func (e *engine) bindingOf(v *ssa.FreeVar) ssa.Value {
+	mc := e.makerOf(v)
 	if mc == nil {
 		return nil
 	}
@@ -184,22 +184,21 @@ func (e *engine) importAlternatives() {
 }
 
 // makerOf returns the MakeClosure that makes the closure whose free
-// variable fv is, when its parent makes it exactly once.
-func makerOf(fv *ssa.FreeVar) *ssa.MakeClosure {
+// variable fv is, when its parent makes it exactly once (from the
+// parent's index).
+func (e *engine) makerOf(fv *ssa.FreeVar) *ssa.MakeClosure {
 	fn := fv.Parent()
-	parent := fn.Parent()
+	parent := e.local[fn.Parent()]
 	if parent == nil {
 		return nil
 	}
 	var found *ssa.MakeClosure
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				if found != nil {
-					return nil
-				}
-				found = mc
+	for _, mc := range parent.ix.closures {
+		if mc.Fn == fn {
+			if found != nil {
+				return nil
 			}
+			found = mc
 		}
 	}
 	return found

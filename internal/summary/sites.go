@@ -142,13 +142,15 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		// Where a context is in scope, ctxdrop reports the call (use the
 		// twin with it) unless it declines by design: notimeout hears of
 		// it and decides by the hand-off.
-		if r := e.receiverOf(c); r != nil && isTxOrStmt(r.Type()) {
+		if r := e.receiverOf(c); r != nil && analysisutil.IsSQLTxOrStmt(r.Type()) {
 			if p, ok := r.(*ssa.Parameter); ok && p.Parent() == info.fn {
 				// The caller's transaction or statement: the function that
 				// begins or prepares it chooses its context, and its own
 				// statements are reported there; one finding per statement
 				// of every helper it is handed to (a migration's hundred
-				// tx.Exec calls) would repeat that one choice.
+				// tx.Exec calls) would repeat that one choice. db.Begin is
+				// not judged, so a transaction used only by helpers is
+				// reported nowhere (docs/analyzers/notimeout.md).
 				return
 			}
 		}
@@ -250,11 +252,6 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	e.res.findings = append(e.res.findings, &f)
 }
 
-// isTxOrStmt reports whether t is *sql.Tx or *sql.Stmt.
-func isTxOrStmt(t types.Type) bool {
-	return isNamedPtr(t, "database/sql", "Tx") || isNamedPtr(t, "database/sql", "Stmt")
-}
-
 // detachedCleanup reports whether a call is cleanup on a detached
 // context: every unbounded value reaching it is context.WithoutCancel's,
 // and the call is deferred (a defer statement, or inside a closure that
@@ -269,25 +266,23 @@ func (e *engine) detachedCleanup(info *fnInfo, instr ssa.CallInstruction, parts 
 			}
 		}
 	}
-	if _, ok := instr.(*ssa.Defer); ok || isDeferredClosure(info.fn) {
+	if _, ok := instr.(*ssa.Defer); ok || e.isDeferredClosure(info.fn) {
 		return true
 	}
 	return knowledge.IsCleanupSink(calleeName(instr.Common()))
 }
 
 // isDeferredClosure reports whether fn is a closure that a defer
-// statement runs.
-func isDeferredClosure(fn *ssa.Function) bool {
-	parent := fn.Parent()
+// statement runs (from its parent's index).
+func (e *engine) isDeferredClosure(fn *ssa.Function) bool {
+	parent := e.local[fn.Parent()]
 	if parent == nil {
 		return false
 	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
-					return true
-				}
+	for _, c := range parent.ix.calls {
+		if d, ok := c.(*ssa.Defer); ok {
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				return true
 			}
 		}
 	}
