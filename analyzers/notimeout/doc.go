@@ -19,7 +19,9 @@ an outbound call when every value that could bound it is unbounded:
   Timeout); Client.Do, Get, Head, Post, PostForm on a client without Timeout
   when the request's context has no deadline;
 - gRPC: ClientConn.Invoke/NewStream and every generated client method, when
-  the context has no deadline and the package sets no timeout interceptor;
+  the context has no deadline and the call's connection has no timeout
+  interceptor (followed across packages; where it cannot be, the package
+  building none decides);
 - database/sql: the Context methods of DB, Conn, Tx and Stmt with a context
   without deadline, and the methods without a context (db.Query) where no
   context is in scope (where one is, ctxdrop reports them);

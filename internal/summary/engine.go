@@ -78,6 +78,9 @@ type engine struct {
 	// std is set for standard-library packages: they read no facts (some
 	// drivers never analyse std, so none are written).
 	std bool
+	// grpc is set for packages that depend on grpc: their results and
+	// fields may carry a connection (conns.go).
+	grpc bool
 	// selfCalls holds the functions that call themselves (set by sccs).
 	selfCalls map[*ssa.Function]bool
 	// pending holds claims found in closures about their enclosing
@@ -137,6 +140,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 	}
 	e.ev = &evaluator{e: e, memo: map[evalKey]value{}}
 	e.std = analysisutil.IsStd(pass)
+	e.grpc = !e.std && dependsOnGRPC(pass.Pkg)
 	e.countLoops()
 	e.embeddedSQL = embeddedSQL(pass.Pkg, e.funcs)
 	return e
@@ -254,7 +258,7 @@ func (e *engine) exportValueFacts() {
 		if v.Pkg() != e.pass.Pkg {
 			continue
 		}
-		d, ok := domainOfType(v.Type())
+		d, ok := e.claimDomain(v.Type())
 		if !ok {
 			continue
 		}
@@ -725,7 +729,7 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 	res := fn.Signature.Results()
 	var out []ValueClaim
 	for i := range res.Len() {
-		d, ok := domainOfType(res.At(i).Type())
+		d, ok := e.claimDomain(res.At(i).Type())
 		if !ok {
 			continue
 		}
@@ -917,6 +921,19 @@ func (e *engine) callStart(lparen token.Pos) token.Pos {
 	return lparen
 }
 
+// claimDomain says which domain the claims about a result or a field of
+// type t are in: its type's, or, in a package that depends on grpc, the
+// connection a pointer, interface or struct may carry.
+func (e *engine) claimDomain(t types.Type) (domain, bool) {
+	if d, ok := domainOfType(t); ok {
+		return d, true
+	}
+	if e.grpc && carriesConn(t) {
+		return domConn, true
+	}
+	return 0, false
+}
+
 // domainOfType says which domain follows values of type t.
 func domainOfType(t types.Type) (domain, bool) {
 	switch {
@@ -958,7 +975,7 @@ func equalClaims(a, b []ValueClaim) bool {
 
 func addReach(rs []Reach, r Reach) []Reach {
 	for _, o := range rs {
-		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call {
+		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call && o.ViaConn == r.ViaConn && o.Conn == r.Conn {
 			return rs
 		}
 	}

@@ -111,6 +111,12 @@ type Reach struct {
 	// call, in order; the last link is the outbound call itself. Capped at
 	// maxChain links (the first ones are kept).
 	Chain []Link
+	// ViaConn is set, for a gRPC call, when the connection the call is
+	// made on is the caller's too: parameter Conn holds it (-1 the
+	// receiver: a generated client's methods). A connection with a
+	// timeout interceptor bounds the call whatever the context.
+	ViaConn bool `json:",omitempty"`
+	Conn    int  `json:",omitempty"`
 }
 
 // ValueClaim says what a result (or a field, or a package-level
@@ -221,7 +227,11 @@ func (s *FuncSummary) String() string {
 		parts = append(parts, "ignoresCtx")
 	}
 	for _, r := range s.Reaches {
-		parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
+		if r.ViaConn {
+			parts = append(parts, fmt.Sprintf("reaches(%s%d->%s unless conn%d)", r.Of, r.Param, r.Call, r.Conn))
+		} else {
+			parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
+		}
 	}
 	for _, r := range s.Results {
 		if r.State == "param" && r.BoundedIf != nil {

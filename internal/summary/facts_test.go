@@ -48,6 +48,13 @@ func TestGobRoundTrip(t *testing.T) {
 	}
 	roundTrip(t, full)
 	roundTrip(t, &summary.FuncSummary{IgnoresCtx: true})
+	// A generated client's method: the connection is the receiver (-1),
+	// and a parameter 0 must survive gob's omission of zero values.
+	viaRecv := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConnInterface.Invoke", ViaConn: true, Conn: -1}}}
+	roundTrip(t, viaRecv)
+	viaFirst := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 1, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConn.Invoke", ViaConn: true, Conn: 0}}, Results: []summary.ValueClaim{{Of: "conn", State: "bounded"}}}
+	roundTrip(t, viaFirst)
+	assert.Equal(t, "reaches(ctx1->grpc.ClientConn.Invoke unless conn0) returns(conn0:bounded)", viaFirst.String())
 	roundTrip(t, &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Via: "net.LookupHost", Twin: "net.DefaultResolver.LookupHost"}})
 	roundTrip(t, &summary.ValueSummary{Values: []summary.ValueClaim{{Of: "client", State: "bounded"}, {Of: "ctx", State: "unbounded", What: "context.Background()", At: "a.go:3:9"}}})
 	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2,bounded if p3>0) returns(request2:param0) calls(1,x3,arg0=p0) calls(2,x∞) calls(3,x?)", full.String())

@@ -72,6 +72,10 @@ type findingKey struct {
 type part struct {
 	d domain
 	v value
+	// conn marks the connection of a gRPC call: bounded, it bounds the
+	// call; a parameter, it travels with the reach claim (Reach.Conn);
+	// otherwise it decides nothing, and the context does.
+	conn bool
 }
 
 // checkOutbound decides whether a call from the outbound table is
@@ -98,22 +102,33 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if idx < 0 || a == nil || !analysisutil.IsContext(a.Type()) {
 			return
 		}
-		if o.Kind == knowledge.GRPC && (e.res.grpcTimeoutInterceptor || waitsForEvent(c)) {
-			return
+		parts = []part{{d: domCtx, v: e.evalAt(domCtx, a, instr)}}
+		if o.Kind == knowledge.GRPC {
+			if waitsForEvent(c) {
+				return
+			}
+			recv := e.receiverOf(c)
+			if recv == nil && c.IsInvoke() {
+				recv = c.Value // the interface value: its connection, whatever its type
+			}
+			conn, ok := e.connPart(recv)
+			if !ok {
+				return
+			}
+			parts = append(parts, conn)
 		}
-		parts = []part{{domCtx, e.evalAt(domCtx, a, instr)}}
 	case knowledge.ByClientOrRequest:
 		recv, req := e.receiverOf(c), argOf(c, 0)
 		if recv == nil || req == nil {
 			return
 		}
-		parts = []part{{domRequest, ev.eval(domRequest, req)}, {domClient, ev.eval(domClient, recv)}}
+		parts = []part{{d: domRequest, v: ev.eval(domRequest, req)}, {d: domClient, v: ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
 		recv := e.receiverOf(c)
 		if recv == nil {
 			return
 		}
-		parts = []part{call(disp + "'s context.Background()"), {domClient, ev.eval(domClient, recv)}}
+		parts = []part{call(disp + "'s context.Background()"), {d: domClient, v: ev.eval(domClient, recv)}}
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
 			return
@@ -132,10 +147,10 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		if dialer == nil || localNetwork(c, name) {
 			return
 		}
-		parts = []part{{domDialer, ev.eval(domDialer, dialer)}}
+		parts = []part{{d: domDialer, v: ev.eval(domDialer, dialer)}}
 		if o.CtxParam >= 0 {
 			if a := argOf(c, o.CtxParam); a != nil {
-				parts = append([]part{{domCtx, ev.eval(domCtx, a)}}, parts...)
+				parts = append([]part{{d: domCtx, v: ev.eval(domCtx, a)}}, parts...)
 			}
 		}
 	case knowledge.ByTwinContext:
@@ -172,7 +187,14 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 	}
 	link := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}
 	chain := capChain(append([]Link{link}, r.Chain...))
-	parts := []part{{d, e.evalAt(d, a, instr)}}
+	parts := []part{{d: d, v: e.evalAt(d, a, instr)}}
+	if r.ViaConn {
+		conn, ok := e.connPart(argOf(c, r.Conn))
+		if !ok {
+			return
+		}
+		parts = append(parts, conn)
+	}
 	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain)
 }
 
@@ -180,8 +202,17 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 // unbounded), a reach claim (the parts are unbounded but one, which is a
 // parameter), or nothing (some part is bounded or unknown).
 func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f Finding, chain []Link) {
-	var param *part
+	var param, conn *part
 	for i := range parts {
+		if parts[i].conn {
+			switch parts[i].v.state() {
+			case stBounded:
+				return
+			case stParam:
+				conn = &parts[i]
+			}
+			continue
+		}
 		switch parts[i].v.state() {
 		case stBounded, stUnknown:
 			return
@@ -206,6 +237,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 				continue
 			}
 			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain}
+			r.Conn, r.ViaConn = e.connParam(conn, owner)
 			if owner == info.fn {
 				info.reaches = addReach(info.reaches, r)
 			} else {
@@ -230,6 +262,12 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 		param.v = replaced
 	}
+	if conn != nil && e.res.grpcTimeoutInterceptor {
+		// The caller's connection, on a call whose context is made here:
+		// the package-level rule decides, as for a connection that
+		// cannot be followed.
+		return
+	}
 	if e.detachedCleanup(info, instr, parts) {
 		return
 	}
@@ -241,6 +279,9 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	e.seen[key] = true
 	f.Pos = pos
 	for _, p := range parts {
+		if p.conn {
+			continue
+		}
 		for _, s := range p.v.unbounded() {
 			of := p.d.String()
 			if s.fn == info.fn && s.pos == pos {
@@ -260,6 +301,9 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 // purpose: ctxdrop exempts it, and so does notimeout.
 func (e *engine) detachedCleanup(info *fnInfo, instr ssa.CallInstruction, parts []part) bool {
 	for _, p := range parts {
+		if p.conn {
+			continue
+		}
 		for _, s := range p.v.unbounded() {
 			if !s.detached {
 				return false
@@ -519,4 +563,36 @@ func waitsForEvent(c *ssa.CallCommon) bool {
 	method := constant.StringVal(k.Value)
 	method = method[strings.LastIndex(method, "/")+1:]
 	return method == "Wait" || strings.HasPrefix(method, "WaitFor") || strings.HasPrefix(method, "Await")
+}
+
+// connPart is the part a gRPC call's connection plays. It returns false
+// when the call is bounded by the package-level rule: the connection
+// cannot be followed and the package builds a timeout interceptor.
+func (e *engine) connPart(conn ssa.Value) (part, bool) {
+	v := unknown
+	if conn != nil {
+		v = e.ev.eval(domConn, conn)
+	}
+	if v.state() == stUnknown && e.res.grpcTimeoutInterceptor {
+		return part{}, false
+	}
+	return part{d: domConn, v: v, conn: true}, true
+}
+
+// connParam is the signature index of the parameter of owner a gRPC
+// call's connection comes from, for its reach claim; false when it is
+// not one parameter of owner.
+func (e *engine) connParam(conn *part, owner *ssa.Function) (int, bool) {
+	if conn == nil {
+		return 0, false
+	}
+	ps := conn.v.params()
+	if len(ps) != 1 || ps[0].fn != owner {
+		return 0, false
+	}
+	idx := ps[0].param
+	if owner.Signature.Recv() != nil {
+		idx-- // the receiver is -1
+	}
+	return idx, true
 }

@@ -14,7 +14,7 @@ func TestFacts(t *testing.T) {
 }
 
 func TestEngineFacts(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "notimeout/lib", "notimeout/orderspb")
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "notimeout/lib", "notimeout/orderspb", "notimeout/grpcconns")
 }
 
 // TestFuncValues checks the func-values claim: counts through loops with

@@ -31,9 +31,13 @@ const (
 	// domDialer follows a *net.Dialer: bounded when Timeout or Deadline
 	// is set.
 	domDialer
+	// domConn follows a gRPC client connection, and the clients and
+	// structs that carry one: bounded when it was dialled with a timeout
+	// interceptor (conns.go).
+	domConn
 )
 
-var domainNames = [...]string{"ctx", "request", "client", "dialer"}
+var domainNames = [...]string{"ctx", "request", "client", "dialer", "conn"}
 
 func (d domain) String() string { return domainNames[d] }
 
@@ -250,11 +254,22 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 		return unknown
 	case *ssa.Field:
 		if st, ok := structOf(v.X.Type()); ok {
+			if d == domConn {
+				return ev.loadConn(v.X, st.Field(v.Field), v.Field)
+			}
 			return ev.e.varValue(d, st.Field(v.Field))
+		}
+		return unknown
+	case *ssa.Const:
+		if d == domConn && v.IsNil() {
+			// No connection: the error path of a constructor.
+			return value{}
 		}
 		return unknown
 	case *ssa.Alloc:
 		switch d {
+		case domConn:
+			return ev.connOfAlloc(v)
 		case domClient:
 			return ev.configured(v, "Timeout")
 		case domDialer:
@@ -344,6 +359,9 @@ func (ev *evaluator) load(d domain, addr ssa.Value) value {
 	switch a := addr.(type) {
 	case *ssa.FieldAddr:
 		if st, ok := structOf(a.X.Type()); ok {
+			if d == domConn {
+				return ev.loadConn(a.X, st.Field(a.Field), a.Field)
+			}
 			return ev.e.varValue(d, st.Field(a.Field))
 		}
 	case *ssa.Global:
@@ -781,6 +799,13 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 		case "(*net/http.Request).Context":
 			return ev.eval(domRequest, args[0])
 		}
+	case domConn:
+		switch name {
+		case grpcPkg + ".NewClient", grpcPkg + ".Dial", grpcPkg + ".DialContext":
+			if index == 0 {
+				return ev.dialedConn(call)
+			}
+		}
 	case domRequest:
 		switch name {
 		case "net/http.NewRequest", "net/http/httptest.NewRequest":
@@ -961,8 +986,11 @@ func (ev *evaluator) claimValue(d domain, call *ssa.Call, index int, claims []Va
 }
 
 // argOf returns the argument passed for the signature's i-th parameter
-// (receiver excluded).
+// (receiver excluded; -1 is the receiver).
 func argOf(c *ssa.CallCommon, i int) ssa.Value {
+	if i == -1 && c.IsInvoke() {
+		return c.Value // the receiver of an interface method
+	}
 	if !c.IsInvoke() && c.Signature().Recv() != nil {
 		i++
 	} else if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout"
 	"google.golang.org/grpc"
+
+	"notimeout/orderspb"
 )
 
 func dial() (*grpc.ClientConn, error) {
@@ -16,4 +18,30 @@ func dial() (*grpc.ClientConn, error) {
 
 func call(conn *grpc.ClientConn) {
 	conn.Invoke(context.Background(), "/x", nil, nil)
+}
+
+// A generated client on a connection this package does not follow (a
+// constructor's argument): the package builds a timeout interceptor, and
+// is taken to set it on its connections.
+type server struct {
+	orders orderspb.OrdersClient
+}
+
+func newServer(conn *grpc.ClientConn) *server {
+	return &server{orders: orderspb.NewOrdersClient(conn)}
+}
+
+func (s *server) poll() {
+	s.orders.GetOrder(context.Background(), &orderspb.GetOrderRequest{})
+}
+
+// A connection dialled here without the interceptor is judged by its
+// own options: per connection, not per package.
+func plain() {
+	conn, err := grpc.NewClient("billing:443")
+	if err != nil {
+		return
+	}
+	conn.Invoke(context.Background(), "/billing.Billing/Get", nil, nil)                        // want `context.Background\(\) reaches grpc.ClientConn.Invoke with no deadline`
+	orderspb.NewOrdersClient(conn).GetOrder(context.Background(), &orderspb.GetOrderRequest{}) // want `context.Background\(\) reaches grpc.ClientConnInterface.Invoke`
 }

@@ -13,18 +13,18 @@ type Order struct{ Id string }
 
 // OrdersClient is the client API for the Orders service.
 type OrdersClient interface {
-	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) // want GetOrder:`reaches\(ctx0->grpc.ClientConnInterface.Invoke\)`
+	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\)$`
 }
 
 type ordersClient struct {
 	cc grpc.ClientConnInterface
 }
 
-func NewOrdersClient(cc grpc.ClientConnInterface) OrdersClient {
+func NewOrdersClient(cc grpc.ClientConnInterface) OrdersClient { // want NewOrdersClient:`^returns\(conn0:param0\)$`
 	return &ordersClient{cc}
 }
 
-func (c *ordersClient) GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) { // want GetOrder:`reaches\(ctx0->grpc.ClientConnInterface.Invoke\)`
+func (c *ordersClient) GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) { // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\)$`
 	out := new(Order)
 	err := c.cc.Invoke(ctx, "/orders.Orders/GetOrder", in, out, opts...)
 	if err != nil {
