@@ -34,7 +34,11 @@ type fnInfo struct {
 	ix      *funcIndex
 	reaches []Reach
 	results []ValueClaim
-	calls   []FuncCall
+	// resultsDone is set once results has been computed: before that,
+	// in the first round of the fixed point, a call of the function
+	// stands for no value at all (bottom), not for an unknown one.
+	resultsDone bool
+	calls       []FuncCall
 	// ctxIO lists the context parameters reaching outbound work (ctxio.go).
 	ctxIO []int
 	// freeCalls counts, for a closure, the calls of each free variable
@@ -402,7 +406,8 @@ func claimValue(c ValueClaim) value {
 
 // run computes every claim. Results first, over the whole package to a
 // fixed point (values flow into closures from their enclosing functions,
-// whose callees must be known), then the rest bottom-up.
+// whose callees must be known) that starts from bottom and joins each
+// round with the last, then the rest bottom-up.
 func (e *engine) run() {
 	order := e.sccs()
 	for round := 0; ; round++ {
@@ -412,6 +417,10 @@ func (e *engine) run() {
 			for _, fn := range scc {
 				info := e.local[fn]
 				r := e.resultsOf(fn)
+				if info.resultsDone {
+					r = joinResults(info.results, r)
+				}
+				info.resultsDone = true
 				if !equalClaims(r, info.results) {
 					info.results = r
 					changed = append(changed, info)
@@ -429,6 +438,10 @@ func (e *engine) run() {
 			}
 			break
 		}
+	}
+	for _, fn := range e.funcs {
+		info := e.local[fn]
+		info.results = slices.DeleteFunc(info.results, func(c ValueClaim) bool { return c.State == stateNone })
 	}
 	e.resetMemo()
 	for _, scc := range order {
@@ -743,6 +756,13 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 		}
 		v := join(vs...)
 		c := ValueClaim{Index: i, Of: d.String()}
+		if len(v) == 0 && len(vs) > 0 {
+			// Every return is a call not computed yet (recursion): no
+			// value so far, which the next round joins with.
+			c.State = stateNone
+			out = append(out, c)
+			continue
+		}
 		switch v.state() {
 		case stBounded:
 			c.State = "bounded"
@@ -785,6 +805,55 @@ func (e *engine) resultsOf(fn *ssa.Function) []ValueClaim {
 }
 
 func hasUnbounded(v value) bool { return len(v.unbounded()) > 0 }
+
+// stateNone is the result claim of a function none of whose returns has
+// a value yet, during the results fixed point only: bottom.
+const stateNone = "none"
+
+// joinResults joins one round's result claims with the last round's, so
+// that claims only grow towards "no claim" (unknown): bottom joined with a
+// claim is the claim; a claim absent on either side is unknown; bounded
+// and unbounded make unbounded; a parameter passed through on some path
+// makes the parameter, two different ones unknown.
+func joinResults(last, cur []ValueClaim) []ValueClaim {
+	var out []ValueClaim
+	for _, c := range cur {
+		i := slices.IndexFunc(last, func(o ValueClaim) bool { return o.Index == c.Index && o.Of == c.Of })
+		if i < 0 {
+			continue
+		}
+		if j, ok := joinClaim(last[i], c); ok {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func joinClaim(a, b ValueClaim) (ValueClaim, bool) {
+	switch {
+	case a.State == stateNone:
+		return b, true
+	case b.State == stateNone || equalClaims([]ValueClaim{a}, []ValueClaim{b}):
+		return a, true
+	case a.State == "param" && b.State == "param":
+		if a.Param != b.Param || a.ParamOf != b.ParamOf {
+			return ValueClaim{}, false
+		}
+		a.BoundedIf = nil
+		return a, true
+	case a.State == "param" || b.State == "param":
+		if b.State == "param" {
+			a, b = b, a
+		}
+		a.BoundedIf = nil // the other side is not the parameter: the condition no longer says when
+		return a, true
+	case a.State == "unbounded":
+		return a, true
+	case b.State == "unbounded":
+		return b, true
+	}
+	return a, true // bounded on both sides
+}
 
 // boundedCondition finds the condition under which a function returns a
 // bounded value rather than its parameter: an if comparing an integer

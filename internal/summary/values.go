@@ -930,6 +930,9 @@ func (ev *evaluator) resultClaim(d domain, call *ssa.Call, index int) (value, bo
 	c := call.Common()
 	var claims []ValueClaim
 	if fn := c.StaticCallee(); fn != nil && ev.e.local[fn] != nil {
+		if !ev.e.local[fn].resultsDone {
+			return value{}, true // not computed yet: bottom (engine.run)
+		}
 		claims = ev.e.local[fn].results
 	} else if s := ev.e.summaryOf(c); s != nil {
 		claims = s.Results
@@ -960,6 +963,8 @@ func (ev *evaluator) claimValue(d domain, call *ssa.Call, index int, claims []Va
 			continue
 		}
 		switch cl.State {
+		case stateNone:
+			return value{}, true
 		case "bounded":
 			return bounded(), true
 		case "unbounded":
