@@ -1042,9 +1042,11 @@ func equalClaims(a, b []ValueClaim) bool {
 	return true
 }
 
+func sameCond(a, b *IntCond) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
 func addReach(rs []Reach, r Reach) []Reach {
 	for _, o := range rs {
-		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call && o.ViaConn == r.ViaConn && o.Conn == r.Conn {
+		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call && o.ViaConn == r.ViaConn && o.Conn == r.Conn && sameCond(o.If, r.If) {
 			return rs
 		}
 	}

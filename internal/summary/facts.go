@@ -117,6 +117,10 @@ type Reach struct {
 	// timeout interceptor bounds the call whatever the context.
 	ViaConn bool `json:",omitempty"`
 	Conn    int  `json:",omitempty"`
+	// If, when set, is a condition on an integer or boolean parameter
+	// that must hold for the call to be reached (if !lazy { fetch(ctx)
+	// }): a caller passing a constant that fails it reaches nothing.
+	If *IntCond `json:",omitempty"`
 }
 
 // ValueClaim says what a result (or a field, or a package-level
@@ -145,7 +149,8 @@ type ValueClaim struct {
 	BoundedIf *IntCond `json:",omitempty"`
 }
 
-// IntCond is a comparison of an integer parameter with a constant.
+// IntCond is a comparison of an integer parameter with a constant; a
+// boolean parameter is compared as 0 (false) or 1 (true).
 type IntCond struct {
 	Param int    // signature index
 	Op    string // "<", "<=", ">", ">=", "==", "!="
@@ -155,6 +160,13 @@ type IntCond struct {
 // Holds reports whether the constant x meets the condition.
 func (c *IntCond) Holds(x constant.Value) bool {
 	op, ok := map[string]token.Token{"<": token.LSS, "<=": token.LEQ, ">": token.GTR, ">=": token.GEQ, "==": token.EQL, "!=": token.NEQ}[c.Op]
+	if ok && x != nil && x.Kind() == constant.Bool {
+		if constant.BoolVal(x) {
+			x = constant.MakeInt64(1)
+		} else {
+			x = constant.MakeInt64(0)
+		}
+	}
 	if !ok || x == nil || x.Kind() != constant.Int {
 		return false
 	}
@@ -227,11 +239,14 @@ func (s *FuncSummary) String() string {
 		parts = append(parts, "ignoresCtx")
 	}
 	for _, r := range s.Reaches {
+		p := fmt.Sprintf("reaches(%s%d->%s", r.Of, r.Param, r.Call)
 		if r.ViaConn {
-			parts = append(parts, fmt.Sprintf("reaches(%s%d->%s unless conn%d)", r.Of, r.Param, r.Call, r.Conn))
-		} else {
-			parts = append(parts, fmt.Sprintf("reaches(%s%d->%s)", r.Of, r.Param, r.Call))
+			p += fmt.Sprintf(" unless conn%d", r.Conn)
 		}
+		if r.If != nil {
+			p += fmt.Sprintf(" if p%d%s%d", r.If.Param, r.If.Op, r.If.Value)
+		}
+		parts = append(parts, p+")")
 	}
 	for _, r := range s.Results {
 		if r.State == "param" && r.BoundedIf != nil {

@@ -3,6 +3,7 @@ package summary_test
 import (
 	"bytes"
 	"encoding/gob"
+	"go/constant"
 	"reflect"
 	"testing"
 
@@ -52,9 +53,9 @@ func TestGobRoundTrip(t *testing.T) {
 	// and a parameter 0 must survive gob's omission of zero values.
 	viaRecv := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConnInterface.Invoke", ViaConn: true, Conn: -1}}}
 	roundTrip(t, viaRecv)
-	viaFirst := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 1, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConn.Invoke", ViaConn: true, Conn: 0}}, Results: []summary.ValueClaim{{Of: "conn", State: "bounded"}}}
+	viaFirst := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 1, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConn.Invoke", ViaConn: true, Conn: 0, If: &summary.IntCond{Param: 2, Op: "==", Value: 0}}}, Results: []summary.ValueClaim{{Of: "conn", State: "bounded"}}}
 	roundTrip(t, viaFirst)
-	assert.Equal(t, "reaches(ctx1->grpc.ClientConn.Invoke unless conn0) returns(conn0:bounded)", viaFirst.String())
+	assert.Equal(t, "reaches(ctx1->grpc.ClientConn.Invoke unless conn0 if p2==0) returns(conn0:bounded)", viaFirst.String())
 	roundTrip(t, &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Via: "net.LookupHost", Twin: "net.DefaultResolver.LookupHost"}})
 	roundTrip(t, &summary.ValueSummary{Values: []summary.ValueClaim{{Of: "client", State: "bounded"}, {Of: "ctx", State: "unbounded", What: "context.Background()", At: "a.go:3:9"}}})
 	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2,bounded if p3>0) returns(request2:param0) calls(1,x3,arg0=p0) calls(2,x∞) calls(3,x?)", full.String())
@@ -97,4 +98,17 @@ func TestFactsOnRealCode(t *testing.T) {
 	// average, 16 KiB for a package.
 	assert.Less(t, total/count, 250, "average fact size")
 	assert.Less(t, largest, 16<<10, "largest package's facts")
+}
+
+// TestIntCondHolds checks the conditions of result and reach claims on
+// integer and boolean constants.
+func TestIntCondHolds(t *testing.T) {
+	isFalse := &summary.IntCond{Param: 0, Op: "==", Value: 0}
+	assert.True(t, isFalse.Holds(constant.MakeBool(false)))
+	assert.False(t, isFalse.Holds(constant.MakeBool(true)))
+	positive := &summary.IntCond{Param: 0, Op: ">", Value: 0}
+	assert.True(t, positive.Holds(constant.MakeInt64(4)))
+	assert.False(t, positive.Holds(constant.MakeInt64(0)))
+	assert.False(t, positive.Holds(constant.MakeString("4")), "a string meets no integer condition")
+	assert.False(t, (&summary.IntCond{Op: "~", Value: 0}).Holds(constant.MakeInt64(0)), "an unknown operator holds for nothing")
 }

@@ -173,7 +173,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	default:
 		return
 	}
-	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound}, nil)
+	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound}, nil, nil)
 }
 
 // checkReach applies a callee's reach claim at a call: the argument
@@ -185,6 +185,24 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 	if !ok || a == nil {
 		return
 	}
+	// A call reached only under a condition on a parameter: a constant
+	// that fails it reaches nothing; the caller's own parameter carries
+	// the condition up.
+	var cond *IntCond
+	if r.If != nil {
+		switch x := argOf(c, r.If.Param).(type) {
+		case *ssa.Const:
+			if !r.If.Holds(x.Value) {
+				return
+			}
+		case *ssa.Parameter:
+			if x.Parent() == info.fn {
+				if idx := sigIndex(info.fn, x); idx >= 0 {
+					cond = &IntCond{Param: idx, Op: r.If.Op, Value: r.If.Value}
+				}
+			}
+		}
+	}
 	link := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}
 	chain := capChain(append([]Link{link}, r.Chain...))
 	parts := []part{{d: d, v: e.evalAt(d, a, instr)}}
@@ -195,13 +213,17 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 		}
 		parts = append(parts, conn)
 	}
-	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain)
+	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain, cond)
 }
 
 // decide turns the parts of a call into a finding (every part
 // unbounded), a reach claim (the parts are unbounded but one, which is a
 // parameter), or nothing (some part is bounded or unknown).
-func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f Finding, chain []Link) {
+//
+// cond is the condition under which a callee reaches its outbound call,
+// carried up from the callee's claim; where there is none, the
+// function's own branch on a parameter guarding the call is the reach's.
+func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f Finding, chain []Link, cond *IntCond) {
 	var param, conn *part
 	for i := range parts {
 		if parts[i].conn {
@@ -238,6 +260,12 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			}
 			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain}
 			r.Conn, r.ViaConn = e.connParam(conn, owner)
+			if owner == info.fn {
+				r.If = cond
+				if r.If == nil {
+					r.If = guardCondition(info.fn, instr.Block())
+				}
+			}
 			if owner == info.fn {
 				info.reaches = addReach(info.reaches, r)
 			} else {
@@ -595,4 +623,73 @@ func (e *engine) connParam(conn *part, owner *ssa.Function) (int, bool) {
 		idx-- // the receiver is -1
 	}
 	return idx, true
+}
+
+// guardCondition finds the nearest branch on an integer or boolean
+// parameter of fn that b is reached only through (if !lazy { … }, if
+// retries > 0 { … }): the condition, as the parameter must meet it, or
+// nil when there is none.
+func guardCondition(fn *ssa.Function, b *ssa.BasicBlock) *IntCond {
+	for dom := b.Idom(); dom != nil; dom = dom.Idom() {
+		ifi, ok := dom.Instrs[len(dom.Instrs)-1].(*ssa.If)
+		if !ok || dom.Succs[0] == dom.Succs[1] {
+			continue
+		}
+		var taken int
+		switch {
+		case len(dom.Succs[0].Preds) == 1 && dom.Succs[0].Dominates(b):
+			taken = 0
+		case len(dom.Succs[1].Preds) == 1 && dom.Succs[1].Dominates(b):
+			taken = 1
+		default:
+			continue
+		}
+		if c := paramCondition(fn, ifi.Cond, taken == 0); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// paramCondition turns a branch condition into a condition on a
+// parameter of fn, as it holds when the condition is want: a comparison
+// of an integer parameter with a constant, or a boolean parameter,
+// negated or not.
+func paramCondition(fn *ssa.Function, cond ssa.Value, want bool) *IntCond {
+	switch c := cond.(type) {
+	case *ssa.Parameter:
+		if idx := sigIndex(fn, c); idx >= 0 && c.Parent() == fn && isBool(c.Type()) {
+			v := int64(0)
+			if want {
+				v = 1
+			}
+			return &IntCond{Param: idx, Op: "==", Value: v}
+		}
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			return paramCondition(fn, c.X, !want)
+		}
+	case *ssa.BinOp:
+		p, ok := c.X.(*ssa.Parameter)
+		k, isConst := c.Y.(*ssa.Const)
+		if !ok || !isConst || k.Value == nil || k.Value.Kind() != constant.Int || p.Parent() != fn {
+			return nil
+		}
+		idx := sigIndex(fn, p)
+		n, exact := constant.Int64Val(k.Value)
+		op := c.Op
+		if !want {
+			op = negate(op)
+		}
+		if idx < 0 || !exact || op == token.ILLEGAL {
+			return nil
+		}
+		return &IntCond{Param: idx, Op: op.String(), Value: n}
+	}
+	return nil
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
