@@ -22,7 +22,10 @@ package summary
 // connections.
 
 import (
+	"encoding/json"
+	"go/constant"
 	"go/types"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -59,6 +62,14 @@ func (ev *evaluator) dialedConn(call *ssa.Call) value {
 					return unknown
 				}
 			}
+		case grpcPkg + ".WithDefaultServiceConfig":
+			if k, ok := oc.Common().Args[0].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+				if serviceConfigTimeout(constant.StringVal(k.Value)) {
+					return bounded()
+				}
+			} else {
+				return unknown
+			}
 		default:
 			if !isGRPCOption(oc.Common()) {
 				return unknown // a helper's option may add an interceptor
@@ -71,6 +82,28 @@ func (ev *evaluator) dialedConn(call *ssa.Call) value {
 		}
 	}
 	return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "a connection without a timeout interceptor"}}
+}
+
+// serviceConfigTimeout reports whether a gRPC service config (JSON) gives
+// methods a timeout: the channel then puts that deadline on their calls.
+// A timeout for some methods only counts too: which method a call makes
+// is not followed, and a call on a connection configured with timeouts
+// is taken to be one of them rather than reported.
+func serviceConfigTimeout(js string) bool {
+	var cfg struct {
+		MethodConfig []struct {
+			Timeout string `json:"timeout"`
+		} `json:"methodConfig"`
+	}
+	if json.Unmarshal([]byte(js), &cfg) != nil {
+		return false
+	}
+	for _, m := range cfg.MethodConfig {
+		if d, err := time.ParseDuration(m.Timeout); err == nil && d > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isGRPCOption reports whether c is one of grpc's own option

@@ -64,3 +64,15 @@ func withDeadline(d time.Duration) grpc.UnaryClientInterceptor {
 func logging(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error { // want logging:`^ctxIO\(0\) calls\(5,x1,`
 	return invoker(ctx, method, req, reply, cc, opts...)
 }
+
+// NewCatalog's service config gives its methods a timeout.
+func NewCatalog() (*grpc.ClientConn, error) { // want NewCatalog:`^returns\(conn0:bounded\)$`
+	return grpc.NewClient("catalog:443", grpc.WithAuthority("catalog"), grpc.WithDefaultServiceConfig(`{
+		"methodConfig": [{"name": [{"service": "catalog.Catalog"}], "timeout": "1.5s"}]
+	}`))
+}
+
+// NewSearch's service config retries but sets no timeout.
+func NewSearch() (*grpc.ClientConn, error) { // want NewSearch:`^returns\(conn0:unbounded\)$`
+	return grpc.NewClient("search:443", grpc.WithDefaultServiceConfig(`{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3}}]}`))
+}

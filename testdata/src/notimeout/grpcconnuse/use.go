@@ -39,6 +39,12 @@ func direct() {
 	if l, err := grpcconns.NewLedger(); err == nil {
 		l.Invoke(context.Background(), "/ledger.Ledger/Append", nil, nil) // want `context.Background\(\) reaches grpc.ClientConn.Invoke with no deadline`
 	}
+	if c, err := grpcconns.NewCatalog(); err == nil {
+		c.Invoke(context.Background(), "/catalog.Catalog/List", nil, nil)
+	}
+	if s, err := grpcconns.NewSearch(); err == nil {
+		s.Invoke(context.Background(), "/search.Search/Query", nil, nil) // want `context.Background\(\) reaches grpc.ClientConn.Invoke with no deadline`
+	}
 	if b, err := grpcconns.NewBilling(); err == nil {
 		b.GetOrder(context.Background(), &orderspb.GetOrderRequest{}) // want `context.Background\(\) reaches grpc.ClientConnInterface.Invoke`
 	}
