@@ -176,7 +176,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || s.PreCancelled || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
+		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -489,7 +489,39 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	owner, _ := enclosingFunc(cur)
 	// The twin's own implementation may call the plain function
 	// (exec.CommandContext calls Command, then sets the context).
-	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc)
+	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
+		return false // db.Query on an in-process database
+	}
+	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+}
+
+// workGetsCtx reports whether a func literal passed to the call captures
+// a context of the enclosing function: the work the plain function runs
+// (graceful.Graceful(func() error { return w.Run(ctx) }, …)) has the
+// caller's context already, and the variant's would govern only the
+// wrapper's own wait.
+func (c *checker) workGetsCtx(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		lit, ok := ast.Unparen(a).(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		found := false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) && analysisutil.IsContext(v.Type()) {
+				found = true
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // attachedAtOnce reports whether the call's result gets a context in the
@@ -731,6 +763,9 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 			hasOwn = true
 			for _, id := range f.Names {
 				if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok && id.Name != "_" {
+					if analysisutil.IsHTTPRequestPtr(v.Type()) && c.buildsOutgoing(fn, ftype, v) {
+						return nil
+					}
 					return newInScope(v)
 				}
 			}
@@ -762,6 +797,48 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 		}
 	}
 	return found
+}
+
+// buildsOutgoing reports whether the *http.Request parameter v of the
+// function at fn is an outgoing request being built, not the caller's:
+// the function serves no response (no http.ResponseWriter parameter),
+// sets headers, credentials or cookies on it, and never reads its
+// context. Such a request's context is whatever its builder gave it
+// (http.NewRequest's is context.Background()), so it is no caller context.
+func (c *checker) buildsOutgoing(fn inspector.Cursor, ftype *ast.FuncType, v *types.Var) bool {
+	for _, f := range ftype.Params.List {
+		if t, ok := types.Unalias(c.pass.TypesInfo.TypeOf(f.Type)).(*types.Named); ok && t.Obj().Pkg() != nil && t.Obj().Pkg().Path() == "net/http" && t.Obj().Name() == "ResponseWriter" {
+			return false
+		}
+	}
+	writes, readsCtx := false, false
+	for cur := range fn.Preorder((*ast.CallExpr)(nil)) {
+		sel, ok := ast.Unparen(cur.Node().(*ast.CallExpr).Fun).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		// r.Context(), r.SetBasicAuth(…), r.AddCookie(…) on v; and
+		// r.Header.Set(…), r.Header.Add(…) through its Header field.
+		recv := ast.Unparen(sel.X)
+		if inner, ok := recv.(*ast.SelectorExpr); ok && inner.Sel.Name == "Header" {
+			recv = ast.Unparen(inner.X)
+			if id, ok := recv.(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v && (sel.Sel.Name == "Set" || sel.Sel.Name == "Add" || sel.Sel.Name == "Del") {
+				writes = true
+			}
+			continue
+		}
+		id, ok := recv.(*ast.Ident)
+		if !ok || c.pass.TypesInfo.Uses[id] != v {
+			continue
+		}
+		switch sel.Sel.Name {
+		case "Context":
+			readsCtx = true
+		case "SetBasicAuth", "AddCookie":
+			writes = true
+		}
+	}
+	return writes && !readsCtx
 }
 
 // onlyWatched reports whether the captured context at cur is used only

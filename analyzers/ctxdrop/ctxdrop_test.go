@@ -16,7 +16,8 @@ import (
 // across packages) and closures (closures and generics).
 func TestFixtures(t *testing.T) {
 	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer,
-		"ctxdrop/basic", "ctxdrop/twins", "ctxdrop/app", "ctxdrop/closures"))
+		"ctxdrop/basic", "ctxdrop/twins", "ctxdrop/app", "ctxdrop/closures",
+		"ctxdrop/sqlitestore", "ctxdrop/sqliteapi", "ctxdrop/bounded", "ctxdrop/wrapuse"))
 }
 
 func TestFixes(t *testing.T) {

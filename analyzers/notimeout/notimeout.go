@@ -188,6 +188,8 @@ func (c *checker) check(f *summary.Finding) {
 		c.fixes.useClient(d, call, c.sum.BoundedClients())
 	case f.Bound == knowledge.Never && f.Kind == "tls":
 		d.Message = fmt.Sprintf("%s has no timeout, so an unreachable peer holds the caller for minutes; use tls.DialWithDialer with a net.Dialer that has Timeout", f.Callee)
+	case f.Bound == knowledge.Never && (f.Outbound == "smtp.Dial" || f.Outbound == "smtp.SendMail"):
+		d.Message = fmt.Sprintf("%s%s dials with no timeout and sets no deadline on the conversation, so an unreachable or stalled mail server holds the caller for minutes; dial with a net.Dialer that has Timeout, set a deadline on the conn and use smtp.NewClient", f.Callee, via)
 	case f.Bound == knowledge.Never:
 		d.Message = fmt.Sprintf("%s has no dial timeout, so an unreachable peer holds the caller for minutes; use net.DialTimeout or a net.Dialer with Timeout", f.Callee)
 	case f.Bound == knowledge.ByTwinContext:

@@ -2,12 +2,14 @@ package analysisutil
 
 import (
 	"bufio"
+	"go/build"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -41,7 +43,11 @@ func moduleOfDir(dir, pkgPath string) string {
 		return m.(string)
 	}
 	m := ""
-	if i := strings.LastIndex(filepath.ToSlash(dir), "/vendor/"); i >= 0 {
+	if cached, ok := moduleCacheModule(dir); ok {
+		// A module without a go.mod of its own (v2.2.1+incompatible)
+		// would otherwise find none, or one further up.
+		m = cached
+	} else if i := strings.LastIndex(filepath.ToSlash(dir), "/vendor/"); i >= 0 {
 		m = vendoredModule(filepath.Join(dir[:i], "vendor", "modules.txt"), pkgPath)
 	} else {
 		for d := dir; ; d = filepath.Dir(d) {
@@ -56,6 +62,33 @@ func moduleOfDir(dir, pkgPath string) string {
 	}
 	modules.Store(dir, m)
 	return m
+}
+
+// moduleCacheModule returns the module of a directory in the module
+// cache, from its path: <cache>/<escaped module path>@<version>/….
+func moduleCacheModule(dir string) (string, bool) {
+	cache := os.Getenv("GOMODCACHE")
+	if cache == "" {
+		gopath := filepath.SplitList(build.Default.GOPATH)
+		if len(gopath) == 0 {
+			return "", false
+		}
+		cache = filepath.Join(gopath[0], "pkg", "mod")
+	}
+	rel, err := filepath.Rel(cache, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	at := strings.Index(rel, "@")
+	if at <= 0 {
+		return "", false
+	}
+	path, err := module.UnescapePath(rel[:at])
+	if err != nil {
+		return "", false
+	}
+	return path, true
 }
 
 // vendoredModule returns the module that vendor/modules.txt lists

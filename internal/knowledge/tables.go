@@ -83,6 +83,8 @@ var twins = map[string]Twin{
 
 	"net.Dial":        {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer},
 	"net.DialTimeout": {Name: "(*net.Dialer).DialContext", Display: "(*net.Dialer).DialContext", Rewrite: NetDialer, Bounded: true},
+	// A zero dns.Client times out its dial, write and read at 2 s each.
+	"(*github.com/miekg/dns.Client).Exchange": {Name: "(*github.com/miekg/dns.Client).ExchangeContext", Display: "ExchangeContext", Method: "ExchangeContext", Rewrite: RenameInsertCtx, Bounded: true},
 	// net.Listen is deliberately absent: its context would bound only the
 	// bind, never the listener's life, so the finding would mislead.
 
@@ -146,25 +148,29 @@ var outbound = map[string]Outbound{
 	// net.Dial and friends have no dial timeout (the OS's connect timeout
 	// is minutes); DialTimeout is bounded; Unix sockets and UDP "dials"
 	// do not wait on a remote peer and are never reported.
-	"net.Dial":                         {Kind: Net, CtxParam: -1, Bound: Never},
-	"net.DialTimeout":                  {Kind: Net, CtxParam: -1},
-	"net.DialTCP":                      {Kind: Net, CtxParam: -1, Bound: Never},
-	"net.DialUDP":                      {Kind: Net, CtxParam: -1},
-	"net.DialUnix":                     {Kind: Net, CtxParam: -1},
-	"(*net.Dialer).Dial":               {Kind: Net, CtxParam: -1, Bound: ByDialer},
-	"(*net.Dialer).DialContext":        {Kind: Net, CtxParam: 0, Bound: ByDialer},
-	"net.LookupAddr":                   {Kind: DNS, CtxParam: -1},
-	"net.LookupCNAME":                  {Kind: DNS, CtxParam: -1},
-	"net.LookupHost":                   {Kind: DNS, CtxParam: -1},
-	"net.LookupIP":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupMX":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupNS":                     {Kind: DNS, CtxParam: -1},
-	"net.LookupPort":                   {Kind: DNS, CtxParam: -1},
-	"net.LookupSRV":                    {Kind: DNS, CtxParam: -1},
-	"net.LookupTXT":                    {Kind: DNS, CtxParam: -1},
-	"(*net.Resolver).LookupHost":       {Kind: DNS, CtxParam: 0},
-	"(*net.Resolver).LookupIPAddr":     {Kind: DNS, CtxParam: 0},
-	"crypto/tls.Dial":                  {Kind: TLS, CtxParam: -1, Bound: Never},
+	"net.Dial":                     {Kind: Net, CtxParam: -1, Bound: Never},
+	"net.DialTimeout":              {Kind: Net, CtxParam: -1},
+	"net.DialTCP":                  {Kind: Net, CtxParam: -1, Bound: Never},
+	"net.DialUDP":                  {Kind: Net, CtxParam: -1},
+	"net.DialUnix":                 {Kind: Net, CtxParam: -1},
+	"(*net.Dialer).Dial":           {Kind: Net, CtxParam: -1, Bound: ByDialer},
+	"(*net.Dialer).DialContext":    {Kind: Net, CtxParam: 0, Bound: ByDialer},
+	"net.LookupAddr":               {Kind: DNS, CtxParam: -1},
+	"net.LookupCNAME":              {Kind: DNS, CtxParam: -1},
+	"net.LookupHost":               {Kind: DNS, CtxParam: -1},
+	"net.LookupIP":                 {Kind: DNS, CtxParam: -1},
+	"net.LookupMX":                 {Kind: DNS, CtxParam: -1},
+	"net.LookupNS":                 {Kind: DNS, CtxParam: -1},
+	"net.LookupPort":               {Kind: DNS, CtxParam: -1},
+	"net.LookupSRV":                {Kind: DNS, CtxParam: -1},
+	"net.LookupTXT":                {Kind: DNS, CtxParam: -1},
+	"(*net.Resolver).LookupHost":   {Kind: DNS, CtxParam: 0},
+	"(*net.Resolver).LookupIPAddr": {Kind: DNS, CtxParam: 0},
+	"crypto/tls.Dial":              {Kind: TLS, CtxParam: -1, Bound: Never},
+	// net/smtp dials TCP with net.Dial: no dial timeout, and no deadline
+	// on the conversation.
+	"net/smtp.Dial":                    {Kind: Net, CtxParam: -1, Bound: Never},
+	"net/smtp.SendMail":                {Kind: Net, CtxParam: -1, Bound: Never},
 	"crypto/tls.DialWithDialer":        {Kind: TLS, CtxParam: -1, Bound: ByDialer},
 	"(*crypto/tls.Dialer).DialContext": {Kind: TLS, CtxParam: 0, Bound: ByContext},
 	"(*crypto/tls.Conn).Handshake":     {Kind: TLS, CtxParam: -1},
@@ -236,6 +242,10 @@ var timeoutInterceptors = map[string]bool{
 // the client, transport or token source they build (their documentation
 // says so): handing them a request's context would be the bug.
 var retainingContext = map[string]bool{
+	// certmagic manages certificates in the background for as long as
+	// the context lives, and bounds its own requests.
+	"(*github.com/caddyserver/certmagic.Config).ManageAsync":      true,
+	"(*github.com/caddyserver/certmagic.Config).ManageSync":       true,
 	"golang.org/x/oauth2.NewClient":                               true,
 	"(*golang.org/x/oauth2.Config).Client":                        true,
 	"(*golang.org/x/oauth2.Config).TokenSource":                   true,

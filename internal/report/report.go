@@ -289,7 +289,7 @@ func (r *Reporter) testHelpers(f *ast.File) []span {
 	var spans []span
 	ast.Inspect(f, func(n ast.Node) bool {
 		ft := analysisutil.FuncType(n)
-		if ft != nil && r.takesTesting(ft) {
+		if ft != nil && (r.takesTesting(ft) || r.receiverHoldsTesting(n)) {
 			spans = append(spans, span{n.Pos(), n.End()})
 			return false // everything inside is test code too
 		}
@@ -303,22 +303,56 @@ func (r *Reporter) takesTesting(ft *ast.FuncType) bool {
 		return false
 	}
 	for _, field := range ft.Params.List {
-		t := r.pass.TypesInfo.TypeOf(field.Type)
-		if t == nil {
-			continue
+		if isTesting(r.pass.TypesInfo.TypeOf(field.Type)) {
+			return true
 		}
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
+	}
+	return false
+}
+
+// receiverHoldsTesting reports whether n is a method whose receiver is a
+// struct holding a testing value (a harness type embedding *testing.T):
+// its methods are test helpers too.
+func (r *Reporter) receiverHoldsTesting(n ast.Node) bool {
+	decl, ok := n.(*ast.FuncDecl)
+	if !ok || decl.Recv == nil || len(decl.Recv.List) == 0 {
+		return false
+	}
+	t := r.pass.TypesInfo.TypeOf(decl.Recv.List[0].Type)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if isTesting(st.Field(i).Type()) {
+			return true
 		}
-		if named, ok := types.Unalias(t).(*types.Named); ok {
-			obj := named.Obj()
-			if obj.Pkg() != nil && obj.Pkg().Path() == "testing" {
-				switch obj.Name() {
-				case "T", "B", "F", "TB":
-					return true
-				}
-			}
-		}
+	}
+	return false
+}
+
+// isTesting reports whether t is *testing.T, *testing.B, *testing.F or
+// testing.TB (or one of those types without the pointer).
+func isTesting(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "testing" {
+		return false
+	}
+	switch named.Obj().Name() {
+	case "T", "B", "F", "TB":
+		return true
 	}
 	return false
 }

@@ -149,11 +149,8 @@ func (e *engine) timeoutInterceptor(v ssa.Value, depth int) bool {
 func setsDeadline(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				switch calleeName(c.Common()) {
-				case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
-					return true
-				}
+			if c, ok := instr.(ssa.CallInstruction); ok && setsContextDeadline(calleeName(c.Common())) {
+				return true
 			}
 		}
 	}

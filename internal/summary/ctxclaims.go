@@ -30,7 +30,9 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	}
 	for _, info := range named {
 		info.ignoresCtx = e.ignoresCtx(info.fn)
+		info.boundsCtx = !info.ignoresCtx && boundsCtx(info.fn)
 	}
+	e.markLocalSinks(roots)
 	module := analysisutil.ModulePath(e.pass)
 
 	type edgeTo struct {
@@ -118,6 +120,9 @@ func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
 		if !ok || twin.Bounded || analysisutil.IsDeferredWork(callee.Type().(*types.Signature).Results()) {
 			continue
 		}
+		if e.embeddedSQL && isSQLFunc(callee) {
+			continue // db.Query on an in-process database: local work
+		}
 		start := e.callStart(call.Pos())
 		return &Drop{Root: "context.Background", At: analysisutil.ShortPos(e.pass.Fset, start), Module: module, Via: analysisutil.FuncName(callee), Twin: twin.Display}, []token.Pos{start}
 	}
@@ -146,7 +151,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || e.exempt(s.Callee) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Bounded || s.Local || e.exempt(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module}
@@ -158,17 +163,104 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 
 // exempt reports whether passing a root context to callee drops nothing
 // that matters: a values-only consumer, a cleanup call, a constructor
-// that keeps its context, or a function that ignores its context.
+// that keeps its context, or a function that ignores its context or
+// bounds it itself.
 func (e *engine) exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	callee = callee.Origin()
 	if info := e.byObj[callee]; info != nil {
-		return info.ignoresCtx
+		return info.ignoresCtx || info.boundsCtx
 	}
 	s := e.imported(callee)
-	return s != nil && s.IgnoresCtx
+	return s != nil && (s.IgnoresCtx || s.BoundsCtx)
+}
+
+// boundsCtx reports whether every use of the function's context
+// parameters is as the parent of a context with a deadline
+// (ctx, cancel := context.WithTimeout(ctx, 5*time.Second)), or a
+// values-only call: the function bounds its own work, and a caller that
+// hands it a root context loses at most the cancellation of a bounded
+// wait.
+func boundsCtx(fn *ssa.Function) bool {
+	has := false
+	for _, p := range fn.Params {
+		if !analysisutil.IsContext(p.Type()) {
+			continue
+		}
+		refs := p.Referrers()
+		if refs == nil {
+			return false
+		}
+		for _, r := range *refs {
+			if _, ok := r.(*ssa.DebugRef); ok {
+				continue
+			}
+			c, ok := r.(ssa.CallInstruction)
+			if !ok || c.Common().Value == p {
+				return false
+			}
+			if name := calleeName(c.Common()); setsContextDeadline(name) && len(c.Common().Args) > 0 && c.Common().Args[0] == p {
+				has = true
+				continue
+			}
+			if callee := calleeFunc(c.Common()); callee == nil || !isExemptSink(callee) {
+				return false
+			}
+		}
+	}
+	return has
+}
+
+// markLocalSinks marks the sinks that do only local work with a root
+// context: in a package whose database is in process, SQL calls and
+// calls of functions whose context reaches only SQL.
+func (e *engine) markLocalSinks(roots []*RootUse) {
+	if !e.embeddedSQL {
+		return
+	}
+	for _, u := range roots {
+		for i := range u.Sinks {
+			if s := &u.Sinks[i]; s.Kind == SinkCall && s.Callee != nil {
+				s.Local = isSQLFunc(s.Callee) || e.reachesOnlySQL(s.Callee)
+			}
+		}
+	}
+}
+
+// isSQLFunc reports whether fn is a function or method of database/sql.
+func isSQLFunc(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "database/sql"
+}
+
+// reachesOnlySQL reports whether the context parameters of fn reach
+// outbound work, all of it SQL.
+func (e *engine) reachesOnlySQL(fn *types.Func) bool {
+	fn = fn.Origin()
+	if info := e.byObj[fn]; info != nil {
+		return onlySQL(info.summary())
+	}
+	return onlySQL(e.imported(fn))
+}
+
+// onlySQL reports whether a summary's context reach claims are all SQL,
+// and there is one.
+func onlySQL(s *FuncSummary) bool {
+	if s == nil {
+		return false
+	}
+	n := 0
+	for _, r := range s.Reaches {
+		if r.Of != "ctx" {
+			continue
+		}
+		if r.Kind != knowledge.SQL.String() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // ignoresCtx reports whether the function has context parameters and

@@ -47,6 +47,7 @@ type fnInfo struct {
 	freeCalled map[*ssa.FreeVar]bool
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
+	boundsCtx  bool
 	drop       *Drop
 	dropPos    []token.Pos
 }
@@ -153,6 +154,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 // mergeInto records the engine's claims in the package's summaries: the
 // ones the reporting analyzers read and the facts exported.
 func (e *engine) mergeInto(res *Result) {
+	res.localSQL = e.embeddedSQL
 	for _, fn := range e.funcs {
 		info := e.local[fn]
 		if info.obj == nil {
@@ -165,7 +167,7 @@ func (e *engine) mergeInto(res *Result) {
 		}
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO = es.Reaches, es.Results, es.FuncCalls, es.CtxIO
-		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
+		s.IgnoresCtx, s.BoundsCtx, s.DropsCtx = info.ignoresCtx, info.boundsCtx, info.drop
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
 		}
@@ -184,7 +186,7 @@ func (e *engine) mergeInto(res *Result) {
 			continue
 		}
 		for _, r := range e.local[fn].reaches {
-			if r.Of == "request" && r.Param == 1 {
+			if r.Of == "request" && r.Param == 1 && !r.Local {
 				res.handlers = append(res.handlers, HandlerReach{Pos: fn.Pos(), Name: funcDisplay(fn), Reach: r})
 				break
 			}
@@ -1046,7 +1048,7 @@ func sameCond(a, b *IntCond) bool { return a == nil && b == nil || a != nil && b
 
 func addReach(rs []Reach, r Reach) []Reach {
 	for _, o := range rs {
-		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call && o.ViaConn == r.ViaConn && o.Conn == r.Conn && sameCond(o.If, r.If) {
+		if o.Param == r.Param && o.Of == r.Of && o.Kind == r.Kind && o.Call == r.Call && o.ViaConn == r.ViaConn && o.Conn == r.Conn && sameCond(o.If, r.If) && o.Local == r.Local {
 			return rs
 		}
 	}

@@ -36,6 +36,9 @@ type Finding struct {
 	// Chain lists the calls from Callee to the outbound call, when
 	// Callee is a helper; the last link is the outbound call.
 	Chain []Link
+	// local is set for an SQL call on an in-process database: it makes
+	// reach claims (Reach.Local), never a finding.
+	local bool
 }
 
 // Origin is where an unbounded value is made.
@@ -82,9 +85,9 @@ type part struct {
 // bounded, records a finding when it is not, and a reach claim when the
 // caller's parameter decides.
 func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) {
-	if o.Kind == knowledge.SQL && e.embeddedSQL {
-		return // an in-process database: no remote peer to wait on
-	}
+	// An in-process database has no remote peer to wait on: its calls
+	// make claims that say so, and no finding.
+	local := o.Kind == knowledge.SQL && e.embeddedSQL
 	c := instr.Common()
 	ev := e.ev
 	disp := calleeDisplay(c)
@@ -173,7 +176,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	default:
 		return
 	}
-	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound}, nil, nil)
+	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound, local: local}, nil, nil)
 }
 
 // checkReach applies a callee's reach claim at a call: the argument
@@ -213,7 +216,7 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 		}
 		parts = append(parts, conn)
 	}
-	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind}, chain, cond)
+	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind, local: r.Local}, chain, cond)
 }
 
 // decide turns the parts of a call into a finding (every part
@@ -258,7 +261,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			if idx < 0 {
 				continue
 			}
-			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain}
+			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain, Local: f.local}
 			r.Conn, r.ViaConn = e.connParam(conn, owner)
 			if owner == info.fn {
 				r.If = cond
@@ -289,6 +292,9 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			return
 		}
 		param.v = replaced
+	}
+	if f.local {
+		return
 	}
 	if conn != nil && e.res.grpcTimeoutInterceptor {
 		// The caller's connection, on a call whose context is made here:
@@ -483,6 +489,8 @@ func firstContextParam(sig *types.Signature) int {
 func localNetwork(c *ssa.CallCommon, name string) bool {
 	idx := 0 // the network's index among the signature's parameters
 	switch name {
+	case "net/smtp.Dial", "net/smtp.SendMail":
+		return false // always TCP
 	case "(*net.Dialer).DialContext":
 		idx = 1
 	case "crypto/tls.DialWithDialer":

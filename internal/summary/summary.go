@@ -85,6 +85,8 @@ type Result struct {
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
 	grpcTimeoutInterceptor bool
+	// localSQL is set when the package's database is in process.
+	localSQL bool
 
 	local    map[*types.Func]*FuncSummary
 	imported map[*types.Func]*FuncSummary
@@ -362,11 +364,23 @@ func isExemptSink(callee *types.Func) bool {
 
 // Exempt reports whether passing a root context to callee drops nothing
 // that matters: a values-only consumer, a cleanup call, or a function
-// whose summary says it ignores its context.
+// whose summary says it ignores its context or bounds it itself.
 func (r *Result) Exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	s := r.Of(callee)
-	return s != nil && s.IgnoresCtx
+	return s != nil && (s.IgnoresCtx || s.BoundsCtx)
+}
+
+// LocalWork reports whether a call of callee does only local work in
+// this package: an SQL call, or a function whose context reaches only
+// SQL calls, where the database is in process (SQLite). Such a call
+// loses nothing that matters without the caller's context.
+func (r *Result) LocalWork(callee *types.Func) bool {
+	r.ready()
+	if !r.localSQL || callee == nil {
+		return false
+	}
+	return isSQLFunc(callee) || onlySQL(r.Of(callee))
 }

@@ -774,13 +774,12 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 		if index != 0 {
 			break
 		}
+		if setsContextDeadline(name) {
+			return bounded()
+		}
 		switch name {
 		case "context.Background", "context.TODO":
 			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: name + "()"}}
-		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause",
-			runtimeDeadline + ".Ensure", runtimeDeadline + ".Reserve",
-			"(" + runtimeDeadline + ".Budget).Ensure", "(" + runtimeDeadline + ".Budget).Reserve":
-			return bounded()
 		case "context.WithoutCancel":
 			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: "context.WithoutCancel(…), which drops the deadline,", detached: true}}
 		case "context.WithCancel", "context.WithCancelCause":
@@ -1017,3 +1016,15 @@ func structOf(t types.Type) (*types.Struct, bool) {
 }
 
 const runtimeDeadline = "github.com/resilvet/resilvet/runtime/deadline"
+
+// setsContextDeadline reports whether the named function derives a
+// context with a deadline from the one it is given.
+func setsContextDeadline(name string) bool {
+	switch name {
+	case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause",
+		runtimeDeadline + ".Ensure", runtimeDeadline + ".Reserve",
+		"(" + runtimeDeadline + ".Budget).Ensure", "(" + runtimeDeadline + ".Budget).Reserve":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+// Package bounded has helpers that bound the work they do: one makes its
+// own context with a deadline, one takes a context and puts a deadline
+// on it before a local wait. Handing either a new context loses at most
+// the cancellation of a bounded wait, and is not reported; a helper that
+// makes a context without a deadline still is.
+package bounded
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+var client = &http.Client{}
+
+// check makes its own context, with a deadline.
+func check(url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// checkForever makes one without.
+func checkForever(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type Limiter struct{ sem chan struct{} }
+
+// Take waits at most five seconds for a slot, whatever it is given.
+func (l *Limiter) Take(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	select {
+	case l.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func Handle(ctx context.Context, l *Limiter) {
+	check("http://spam/check")
+	checkForever("http://spam/check") // want `call to bounded.checkForever drops the caller's context`
+	l.Take(context.Background())
+}
+
+type Resolver struct{}
+
+// Get waits for a lookup done elsewhere; GetContext gives up with ctx.
+func (r *Resolver) Get() (string, error) { return r.GetContext(context.Background()) }
+
+func (r *Resolver) GetContext(ctx context.Context) (string, error) {
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	default:
+		return "host", nil
+	}
+}
+
+// addHeaders fills an outgoing request: its context is whatever the
+// builder gave it, not a caller's, and nothing here is reported.
+func addHeaders(req *http.Request, rdns *Resolver) {
+	req.Header.Add("Queue-ID", "1")
+	if name, err := rdns.Get(); err == nil {
+		req.Header.Add("Hostname", name)
+	}
+}
+
+// authorize serves a request: its context is the caller's.
+func authorize(req *http.Request, rdns *Resolver) {
+	req.Header.Set("X-User", "u")
+	if _, err := req.Context().Value("k").(string); err {
+		return
+	}
+	rdns.Get() // want `bounded.Resolver.Get ignores the caller's context while req.Context\(\) is available`
+}

@@ -1,0 +1,53 @@
+// Package sqlitestore is a storage layer on an in-process database
+// (SQLite): its helpers that make their own context, or call the
+// non-Context methods, do local work, and dropping the caller's context
+// there loses nothing that matters.
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+
+	_ "github.com/mattn/go-sqlite3"
+)
+
+var db *sql.DB
+
+// Count makes its own context for a local query.
+func Count() int {
+	var n int
+	db.QueryRowContext(context.TODO(), "select count(*) from messages").Scan(&n)
+	return n
+}
+
+// MarkRead uses the non-Context variant.
+func MarkRead(id int) error {
+	_, err := db.Exec("update messages set read = 1 where id = ?", id)
+	return err
+}
+
+// Delete begins its own transaction.
+func Delete(id int) error {
+	tx, err := db.BeginTx(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec("delete from messages where id = ?", id); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Search takes a context; a caller in this package that hands it a new
+// one does local work too.
+func Search(ctx context.Context, q string) (*sql.Rows, error) {
+	return db.QueryContext(ctx, "select id from messages where subject like ?", q)
+}
+
+func Handle(ctx context.Context) {
+	Count()
+	MarkRead(1)
+	db.Query("select 1")
+	Search(context.Background(), "x")
+}
