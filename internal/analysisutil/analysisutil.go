@@ -82,6 +82,21 @@ func IsSQLTxOrStmt(t types.Type) bool {
 	return isNamed(t, "database/sql", "Tx") || isNamed(t, "database/sql", "Stmt")
 }
 
+// IsSQLHandle reports whether t is a database/sql handle: *DB, *Conn,
+// *Tx or *Stmt.
+func IsSQLHandle(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	for _, name := range []string{"DB", "Conn", "Tx", "Stmt"} {
+		if isNamed(p.Elem(), "database/sql", name) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsHTTPRequestPtr reports whether t is *net/http.Request.
 func IsHTTPRequestPtr(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)

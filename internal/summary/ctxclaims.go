@@ -85,6 +85,9 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 				continue
 			}
 			for _, edge := range edges[info] {
+				if tw, ok := knowledge.TwinOf(edge.callee.Origin().FullName()); ok && tw.Bounded {
+					continue // bounded by its own timeouts (net.DialTimeout, dns.Client.Exchange)
+				}
 				cd, cpos := e.dropOf(edge.callee)
 				if cd == nil {
 					continue
@@ -214,7 +217,8 @@ func boundsCtx(fn *ssa.Function) bool {
 }
 
 // markLocalSinks marks the sinks that do only local work with a root
-// context: in a package whose database is in process, SQL calls and
+// context: in a package whose database is in process, SQL calls, calls
+// handed the database itself (a query builder's q.Query(ctx, db)), and
 // calls of functions whose context reaches only SQL.
 func (e *engine) markLocalSinks(roots []*RootUse) {
 	if !e.embeddedSQL {
@@ -223,7 +227,7 @@ func (e *engine) markLocalSinks(roots []*RootUse) {
 	for _, u := range roots {
 		for i := range u.Sinks {
 			if s := &u.Sinks[i]; s.Kind == SinkCall && s.Callee != nil {
-				s.Local = isSQLFunc(s.Callee) || e.reachesOnlySQL(s.Callee)
+				s.Local = isSQLFunc(s.Callee) || s.handsDB || e.reachesOnlySQL(s.Callee)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
 // Interfaces per call site. A call through an interface is judged by the
@@ -99,6 +100,11 @@ func (e *engine) soleWriter(v *types.Var) bool {
 
 // summaryOfFunc returns the summary of a function: a local one or a fact.
 func (e *engine) summaryOfFunc(f *types.Func) *FuncSummary {
+	if knowledge.RetainsContext(f.Origin().FullName()) {
+		// It keeps its context for the life of what it builds, reached
+		// through an interface or a known dynamic type as directly.
+		return nil
+	}
 	if info := e.byObj[f]; info != nil {
 		return info.summary()
 	}

@@ -78,9 +78,13 @@ type Sink struct {
 	// bounds the context it makes bounds its own work.
 	Bounded bool
 	// Local is set when the sink does only local work with the context:
-	// an SQL call, or a function whose context reaches only SQL calls,
-	// in a package whose database is in process (SQLite).
+	// an SQL call, a call handed the database, or a function whose
+	// context reaches only SQL calls, in a package whose database is in
+	// process (SQLite).
 	Local bool
+	// handsDB is set when the call is also handed a *sql.DB, Tx, Conn or
+	// Stmt.
+	handsDB bool
 }
 
 // buildsRequest reports whether the named function makes an
@@ -272,6 +276,9 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 		return
 	}
 	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c)}
+	for _, a := range c.Args {
+		s.handsDB = s.handsDB || analysisutil.IsSQLHandle(stripIface(a).Type())
+	}
 	if call, ok := instr.(*ssa.Call); ok && buildsRequest(calleeName(c)) {
 		s.Unsent = !requestSent(call)
 	}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/miekg/dns"
 )
 
 var client = &http.Client{}
@@ -91,4 +93,16 @@ func authorize(req *http.Request, rdns *Resolver) {
 		return
 	}
 	rdns.Get() // want `bounded.Resolver.Get ignores the caller's context while req.Context\(\) is available`
+}
+
+// shouldTransfer asks the primary with a dns.Client, which bounds its own
+// exchange: calling it loses no bound.
+func shouldTransfer(primary string) bool {
+	c := new(dns.Client)
+	_, _, err := c.Exchange(&dns.Msg{}, primary)
+	return err == nil
+}
+
+func Notify(ctx context.Context) {
+	shouldTransfer("10.0.0.1:53")
 }

@@ -45,7 +45,29 @@ func Search(ctx context.Context, q string) (*sql.Rows, error) {
 	return db.QueryContext(ctx, "select id from messages where subject like ?", q)
 }
 
+// Executor is what a query builder runs on.
+type Executor interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryAndClose is a query builder's run: handed the database and a
+// context.
+func queryAndClose(ctx context.Context, ex Executor, q string) error {
+	rows, err := ex.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// Tags builds its query and runs it on the database with its own
+// context: local work too.
+func Tags() error {
+	return queryAndClose(context.TODO(), db, "select name from tags")
+}
+
 func Handle(ctx context.Context) {
+	Tags()
 	Count()
 	MarkRead(1)
 	db.Query("select 1")

@@ -16,3 +16,13 @@ func start(cfg *certmagic.Config) error {
 func obtain(cfg *certmagic.Config) error {
 	return cfg.ObtainCertSync(context.Background(), "example.com") // want `context.Background\(\) reaches net.Dialer.DialContext`
 }
+
+// certificateManager is what the plugin holds; certmagic's Config is the
+// implementation it can see, and keeps its context through it too.
+type certificateManager interface {
+	ManageAsync(ctx context.Context, domains []string) error
+}
+
+func startVia(cm certificateManager) error {
+	return cm.ManageAsync(context.Background(), []string{"example.com"})
+}
