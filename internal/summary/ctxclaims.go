@@ -126,6 +126,9 @@ func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
 		if e.embeddedSQL && isSQLFunc(callee) {
 			continue // db.Query on an in-process database: local work
 		}
+		if recv := e.receiverOf(call.Common()); recv != nil && isNamedPtr(recv.Type(), "net/http", "Client") && e.ev.eval(domClient, recv).state() == stBounded {
+			continue // client.Post on a client with Timeout: bounded
+		}
 		start := e.callStart(call.Pos())
 		return &Drop{Root: "context.Background", At: analysisutil.ShortPos(e.pass.Fset, start), Module: module, Via: analysisutil.FuncName(callee), Twin: twin.Display}, []token.Pos{start}
 	}

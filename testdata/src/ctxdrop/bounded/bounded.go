@@ -106,3 +106,28 @@ func shouldTransfer(primary string) bool {
 func Notify(ctx context.Context) {
 	shouldTransfer("10.0.0.1:53")
 }
+
+var postmark = &http.Client{Timeout: 8 * time.Second}
+
+// score posts on a client with Timeout: its non-Context call is bounded.
+func score(body string) error {
+	resp, err := postmark.Post("https://spamcheck.postmarkapp.com/filter", "application/json", nil)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// scoreAnywhere posts on http.DefaultClient: no bound, and no context.
+func scoreAnywhere(body string) error {
+	resp, err := http.DefaultClient.Post("https://spamcheck.example.com/filter", "application/json", nil)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func Check(ctx context.Context) {
+	score("x")
+	scoreAnywhere("x") // want `call to bounded.scoreAnywhere drops the caller's context: it calls http.Client.Post`
+}
