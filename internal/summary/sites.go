@@ -89,6 +89,9 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	// make claims that say so, and no finding.
 	local := o.Kind == knowledge.SQL && e.embeddedSQL
 	c := instr.Common()
+	if o.Kind == knowledge.SQL && e.schemaStatement(c) {
+		return // schema set-up, run at start-up or by a migration on purpose
+	}
 	ev := e.ev
 	disp := calleeDisplay(c)
 	call := func(what string) part {
@@ -700,4 +703,48 @@ func paramCondition(fn *ssa.Function, cond ssa.Value, want bool) *IntCond {
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
+}
+
+// schemaStatement reports whether an SQL call runs a constant schema
+// statement (CREATE, ALTER, DROP, PRAGMA…): set-up a service runs at
+// start-up or in a migration, where leaving it unbounded is the
+// author's choice, not a dependency that can slow a request.
+func (e *engine) schemaStatement(c *ssa.CallCommon) bool {
+	for _, a := range c.Args {
+		if b, ok := a.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+			continue
+		}
+		k, ok := e.constOf(a)
+		if !ok || k.Kind() != constant.String {
+			return false
+		}
+		return isSchemaSQL(constant.StringVal(k))
+	}
+	return false
+}
+
+// isSchemaSQL reports whether a statement, past blank lines and line
+// comments, starts with a schema keyword.
+func isSchemaSQL(q string) bool {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n;")
+		if !strings.HasPrefix(q, "--") {
+			break
+		}
+		if i := strings.IndexByte(q, '\n'); i >= 0 {
+			q = q[i+1:]
+		} else {
+			return false
+		}
+	}
+	fields := strings.FieldsFunc(q, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '(' })
+	if len(fields) == 0 {
+		return false
+	}
+	word := strings.ToUpper(fields[0])
+	switch word {
+	case "CREATE", "ALTER", "DROP", "PRAGMA", "GRANT", "REVOKE", "COMMENT":
+		return true
+	}
+	return false
 }
