@@ -3,6 +3,7 @@ package ctxdrop
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -176,7 +177,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
-		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
+		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || s.SetUp || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
 			continue
 		}
 		sinks = append(sinks, s)
@@ -415,7 +416,7 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	}
 	owner, _ := enclosingFunc(cur)
 	s := c.sum.Of(callee)
-	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) {
+	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) || knowledge.IsMigrationName(analysisutil.FuncName(callee)) {
 		return
 	}
 	// A goroutine or deferred call runs on its own lifetime, not the
@@ -492,7 +493,31 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
 		return false // db.Query on an in-process database
 	}
+	if c.setUp(cur, call) {
+		return false
+	}
 	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+}
+
+// setUp reports whether an SQL call is schema set-up: a constant schema
+// statement (db.Exec("CREATE TABLE …")), or a statement prepared to be
+// kept (s.insert, err = db.Prepare(q)) rather than run here.
+func (c *checker) setUp(cur inspector.Cursor, call *ast.CallExpr) bool {
+	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != "database/sql" {
+		return false
+	}
+	for _, a := range call.Args {
+		if tv, ok := c.pass.TypesInfo.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			return knowledge.IsSchemaStatement(constant.StringVal(tv.Value))
+		}
+	}
+	if !knowledge.IsSQLPrepare(callee.FullName()) || cur.ParentEdgeKind() != edge.AssignStmt_Rhs {
+		return false
+	}
+	as := cur.Parent().Node().(*ast.AssignStmt)
+	_, local := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	return !local
 }
 
 // workGetsCtx reports whether a func literal passed to the call captures

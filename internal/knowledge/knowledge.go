@@ -221,6 +221,51 @@ func IsCleanupFuncName(name string) bool {
 	return false
 }
 
+// IsMigrationName reports whether a function or method name says it
+// migrates a schema (Migrate, RunMigrations, Migrator.Up's type is
+// checked by its caller): start-up work whose statements are left
+// unbounded on purpose. Like IsCleanupFuncName it only ever silences.
+func IsMigrationName(name string) bool {
+	return strings.Contains(strings.ToLower(name), "migrat")
+}
+
+// IsSchemaStatement reports whether an SQL statement, past blank lines
+// and line comments, starts with a schema keyword (CREATE, ALTER, DROP,
+// PRAGMA, GRANT, REVOKE, COMMENT): set-up a service runs at start-up or
+// in a migration.
+func IsSchemaStatement(q string) bool {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n;")
+		if !strings.HasPrefix(q, "--") {
+			break
+		}
+		i := strings.IndexByte(q, '\n')
+		if i < 0 {
+			return false
+		}
+		q = q[i+1:]
+	}
+	fields := strings.FieldsFunc(q, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '(' })
+	if len(fields) == 0 {
+		return false
+	}
+	switch strings.ToUpper(fields[0]) {
+	case "CREATE", "ALTER", "DROP", "PRAGMA", "GRANT", "REVOKE", "COMMENT":
+		return true
+	}
+	return false
+}
+
+// IsSQLPrepare reports whether the named function prepares a statement.
+func IsSQLPrepare(fullName string) bool {
+	switch fullName {
+	case "(*database/sql.DB).Prepare", "(*database/sql.DB).PrepareContext",
+		"(*database/sql.Conn).PrepareContext", "(*database/sql.Tx).Prepare", "(*database/sql.Tx).PrepareContext":
+		return true
+	}
+	return false
+}
+
 // IsCleanupSink reports whether the named function is meant to be called
 // with a fresh context after the request context is done (graceful
 // shutdown), so a root context passed to it is deliberate. Besides the

@@ -88,6 +88,9 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 				if tw, ok := knowledge.TwinOf(edge.callee.Origin().FullName()); ok && tw.Bounded {
 					continue // bounded by its own timeouts (net.DialTimeout, dns.Client.Exchange)
 				}
+				if knowledge.IsMigrationName(analysisutil.FuncName(edge.callee)) {
+					continue // a schema migration, unbounded on purpose
+				}
 				cd, cpos := e.dropOf(edge.callee)
 				if cd == nil {
 					continue
@@ -126,6 +129,9 @@ func (e *engine) twinDrop(info *fnInfo, module string) (*Drop, []token.Pos) {
 		if e.embeddedSQL && isSQLFunc(callee) {
 			continue // db.Query on an in-process database: local work
 		}
+		if isSQLFunc(callee) && (e.schemaStatement(call.Common()) || preparedForLater(call)) {
+			continue // set-up: db.Exec(schema), statements prepared for later
+		}
 		if recv := e.receiverOf(call.Common()); recv != nil && isNamedPtr(recv.Type(), "net/http", "Client") && e.ev.eval(domClient, recv).state() == stBounded {
 			continue // client.Post on a client with Timeout: bounded
 		}
@@ -157,7 +163,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Bounded || s.Local || e.exempt(s.Callee) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Bounded || s.Local || s.SetUp || e.exempt(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module}

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -222,6 +223,11 @@ func embeddedSQL(pkg *types.Package, funcs []*ssa.Function) bool {
 		remote = remote || knowledge.IsRemoteSQLDriver(path)
 		return false
 	})
+	if embedded && namesSQLite(pkg.Path()) {
+		// Both kinds linked, and this package is the SQLite one of a
+		// storage layer written for each (…/storage/sqlite3).
+		return true
+	}
 	if remote {
 		return false
 	}
@@ -245,6 +251,17 @@ func embeddedSQL(pkg *types.Package, funcs []*ssa.Function) bool {
 		}
 	}
 	return opens > 0
+}
+
+// namesSQLite reports whether a package path has an element naming
+// SQLite (sqlite, sqlite3, sqlitestore…).
+func namesSQLite(path string) bool {
+	for _, el := range strings.Split(path, "/") {
+		if strings.HasPrefix(strings.ToLower(el), "sqlite") {
+			return true
+		}
+	}
+	return false
 }
 
 // isHandler reports whether sig is func(http.ResponseWriter, *http.Request).

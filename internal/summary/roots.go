@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -85,6 +86,10 @@ type Sink struct {
 	// handsDB is set when the call is also handed a *sql.DB, Tx, Conn or
 	// Stmt.
 	handsDB bool
+	// SetUp is set for schema work: an SQL call running a constant schema
+	// statement (CREATE TABLE …), a statement prepared to be kept, or a
+	// call of a function named for a migration.
+	SetUp bool
 }
 
 // buildsRequest reports whether the named function makes an
@@ -278,7 +283,11 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c)}
 	for _, a := range c.Args {
 		s.handsDB = s.handsDB || analysisutil.IsSQLHandle(stripIface(a).Type())
+		if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && knowledge.IsSchemaStatement(constant.StringVal(k.Value)) {
+			s.SetUp = true
+		}
 	}
+	s.SetUp = s.SetUp || preparedForLater(instr) || s.Callee != nil && knowledge.IsMigrationName(analysisutil.FuncName(s.Callee))
 	if call, ok := instr.(*ssa.Call); ok && buildsRequest(calleeName(c)) {
 		s.Unsent = !requestSent(call)
 	}

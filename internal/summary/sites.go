@@ -89,8 +89,8 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 	// make claims that say so, and no finding.
 	local := o.Kind == knowledge.SQL && e.embeddedSQL
 	c := instr.Common()
-	if o.Kind == knowledge.SQL && e.schemaStatement(c) {
-		return // schema set-up, run at start-up or by a migration on purpose
+	if o.Kind == knowledge.SQL && (e.schemaStatement(c) || preparedForLater(instr)) {
+		return // set-up: a schema statement, or a statement prepared for later use
 	}
 	ev := e.ev
 	disp := calleeDisplay(c)
@@ -209,6 +209,9 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 			}
 		}
 	}
+	if migrates(calleeDisplay(c), r.Chain) {
+		return // a schema migration's statements, unbounded on purpose
+	}
 	link := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, instr.Pos())}
 	chain := capChain(append([]Link{link}, r.Chain...))
 	parts := []part{{d: d, v: e.evalAt(d, a, instr)}}
@@ -296,7 +299,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 		}
 		param.v = replaced
 	}
-	if f.local {
+	if f.local || knowledge.IsMigrationName(funcDisplay(info.fn)) {
 		return
 	}
 	if conn != nil && e.res.grpcTimeoutInterceptor {
@@ -718,33 +721,51 @@ func (e *engine) schemaStatement(c *ssa.CallCommon) bool {
 		if !ok || k.Kind() != constant.String {
 			return false
 		}
-		return isSchemaSQL(constant.StringVal(k))
+		return knowledge.IsSchemaStatement(constant.StringVal(k))
 	}
 	return false
 }
 
-// isSchemaSQL reports whether a statement, past blank lines and line
-// comments, starts with a schema keyword.
-func isSchemaSQL(q string) bool {
-	for {
-		q = strings.TrimLeft(q, " \t\r\n;")
-		if !strings.HasPrefix(q, "--") {
-			break
-		}
-		if i := strings.IndexByte(q, '\n'); i >= 0 {
-			q = q[i+1:]
-		} else {
-			return false
-		}
-	}
-	fields := strings.FieldsFunc(q, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '(' })
-	if len(fields) == 0 {
+
+// preparedForLater reports whether an SQL call prepares a statement that
+// is kept for later (stored into a field or through a pointer, or
+// returned) rather than run here: statements a constructor prepares at
+// start-up.
+func preparedForLater(instr ssa.CallInstruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok || !knowledge.IsSQLPrepare(calleeName(call.Common())) {
 		return false
 	}
-	word := strings.ToUpper(fields[0])
-	switch word {
-	case "CREATE", "ALTER", "DROP", "PRAGMA", "GRANT", "REVOKE", "COMMENT":
+	stmts := extracts(call, 0)
+	if len(stmts) == 0 {
+		return false
+	}
+	for _, v := range stmts {
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val != v {
+					return false
+				}
+			case *ssa.Return, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// migrates reports whether a call, or a call on its chain, is named for
+// a schema migration (Migrate, Migrator.Up's RunMigrations).
+func migrates(callee string, chain []Link) bool {
+	if knowledge.IsMigrationName(callee) {
 		return true
+	}
+	for _, l := range chain {
+		if knowledge.IsMigrationName(l.Func) {
+			return true
+		}
 	}
 	return false
 }

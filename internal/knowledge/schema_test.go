@@ -1,13 +1,15 @@
-package summary
+package knowledge_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
-func TestIsSchemaSQL(t *testing.T) {
+func TestIsSchemaStatement(t *testing.T) {
 	for _, q := range []string{
 		"CREATE TABLE IF NOT EXISTS t (id INT)",
 		"\n-- the events table\ncreate table events(id int)",
@@ -16,26 +18,26 @@ func TestIsSchemaSQL(t *testing.T) {
 		"drop index if exists i",
 		";\n\tCREATE INDEX i ON t(x)",
 	} {
-		assert.True(t, isSchemaSQL(q), q)
+		assert.True(t, knowledge.IsSchemaStatement(q), q)
 	}
 	for _, q := range []string{
 		"", "--", "-- only a comment", "SELECT 1", "INSERT INTO t VALUES (1)",
 		"UPDATE t SET x = 1", "TRUNCATE t", "DELETE FROM t", "with x as (select 1) select * from x",
 		"CREATED_AT", "createTable",
 	} {
-		assert.False(t, isSchemaSQL(q), q)
+		assert.False(t, knowledge.IsSchemaStatement(q), q)
 	}
 }
 
-// FuzzIsSchemaSQL checks that any statement text is decided without a
+// FuzzIsSchemaStatement checks that any statement text is decided without a
 // panic, and that a schema keyword in front decides it.
-func FuzzIsSchemaSQL(f *testing.F) {
+func FuzzIsSchemaStatement(f *testing.F) {
 	for _, s := range []string{"", "--\n", "CREATE TABLE t()", "select 1", "\n-- c\nALTER x", "(("} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		isSchemaSQL(q)
-		if !strings.Contains(q, "-") && !isSchemaSQL("CREATE "+q) {
+		knowledge.IsSchemaStatement(q)
+		if !strings.Contains(q, "-") && !knowledge.IsSchemaStatement("CREATE "+q) {
 			t.Errorf("CREATE %q not schema", q)
 		}
 	})
