@@ -726,7 +726,6 @@ func (e *engine) schemaStatement(c *ssa.CallCommon) bool {
 	return false
 }
 
-
 // preparedForLater reports whether an SQL call prepares a statement that
 // is kept for later (stored into a field or through a pointer, or
 // returned) rather than run here: statements a constructor prepares at
