@@ -416,7 +416,7 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	}
 	owner, _ := enclosingFunc(cur)
 	s := c.sum.Of(callee)
-	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) || knowledge.IsMigrationName(analysisutil.FuncName(callee)) {
+	if s == nil || s.DropsCtx == nil || c.isCleanup(cur, owner) || knowledge.IsMigrationName(analysisutil.FuncName(callee)) || c.handsLocalDB(call) {
 		return
 	}
 	// A goroutine or deferred call runs on its own lifetime, not the
@@ -497,6 +497,21 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 		return false
 	}
 	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+}
+
+// handsLocalDB reports whether the call is handed the package's
+// in-process database (a *sql.DB, Tx, Conn or Stmt where the database is
+// SQLite): a helper given it (sqlutil.TxStmt(txn, stmt)) does local work.
+func (c *checker) handsLocalDB(call *ast.CallExpr) bool {
+	if !c.sum.LocalDatabase() {
+		return false
+	}
+	for _, a := range call.Args {
+		if analysisutil.IsSQLHandle(c.pass.TypesInfo.TypeOf(a)) {
+			return true
+		}
+	}
+	return false
 }
 
 // setUp reports whether an SQL call is schema set-up: a constant schema

@@ -373,6 +373,10 @@ func (r *Result) Exempt(callee *types.Func) bool {
 	return s != nil && (s.IgnoresCtx || s.BoundsCtx)
 }
 
+// LocalDatabase reports whether the package's database is in process
+// (SQLite): a call handed its *sql.DB, Tx, Conn or Stmt does local work.
+func (r *Result) LocalDatabase() bool { r.ready(); return r.localSQL }
+
 // LocalWork reports whether a call of callee does only local work in
 // this package: an SQL call, or a function whose context reaches only
 // SQL calls, where the database is in process (SQLite). Such a call

@@ -9,6 +9,8 @@ import (
 	"database/sql"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"ctxdrop/sqlutil"
 )
 
 var db *sql.DB
@@ -68,8 +70,18 @@ func Tags() error {
 
 func Handle(ctx context.Context) {
 	Tags()
+	tx, _ := db.BeginTx(ctx, nil)
+	stmt, _ := db.PrepareContext(ctx, "select 1")
+	txStmt(tx, stmt)
+	sqlutil.TxStmt(tx, stmt)
 	Count()
 	MarkRead(1)
 	db.Query("select 1")
 	Search(context.Background(), "x")
+}
+
+// txStmt rebinds a statement to a transaction, as a storage layer's
+// helper does for every query.
+func txStmt(tx *sql.Tx, stmt *sql.Stmt) *sql.Stmt {
+	return tx.Stmt(stmt)
 }
