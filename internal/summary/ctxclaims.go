@@ -30,7 +30,6 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	}
 	for _, info := range named {
 		info.ignoresCtx = e.ignoresCtx(info.fn)
-		info.boundsCtx = !info.ignoresCtx && boundsCtx(info.fn)
 	}
 	e.markLocalSinks(roots)
 	module := analysisutil.ModulePath(e.pass)
@@ -163,7 +162,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Bounded || s.Local || s.SetUp || e.exempt(s.Callee) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module}
@@ -175,54 +174,17 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 
 // exempt reports whether passing a root context to callee drops nothing
 // that matters: a values-only consumer, a cleanup call, a constructor
-// that keeps its context, or a function that ignores its context or
-// bounds it itself.
+// that keeps its context, or a function that ignores its context.
 func (e *engine) exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	callee = callee.Origin()
 	if info := e.byObj[callee]; info != nil {
-		return info.ignoresCtx || info.boundsCtx
+		return info.ignoresCtx
 	}
 	s := e.imported(callee)
-	return s != nil && (s.IgnoresCtx || s.BoundsCtx)
-}
-
-// boundsCtx reports whether every use of the function's context
-// parameters is as the parent of a context with a deadline
-// (ctx, cancel := context.WithTimeout(ctx, 5*time.Second)), or a
-// values-only call: the function bounds its own work, and a caller that
-// hands it a root context loses at most the cancellation of a bounded
-// wait.
-func boundsCtx(fn *ssa.Function) bool {
-	has := false
-	for _, p := range fn.Params {
-		if !analysisutil.IsContext(p.Type()) {
-			continue
-		}
-		refs := p.Referrers()
-		if refs == nil {
-			return false
-		}
-		for _, r := range *refs {
-			if _, ok := r.(*ssa.DebugRef); ok {
-				continue
-			}
-			c, ok := r.(ssa.CallInstruction)
-			if !ok || c.Common().Value == p {
-				return false
-			}
-			if name := calleeName(c.Common()); setsContextDeadline(name) && len(c.Common().Args) > 0 && c.Common().Args[0] == p {
-				has = true
-				continue
-			}
-			if callee := calleeFunc(c.Common()); callee == nil || !isExemptSink(callee) {
-				return false
-			}
-		}
-	}
-	return has
+	return s != nil && s.IgnoresCtx
 }
 
 // markLocalSinks marks the sinks that do only local work with a root

@@ -48,7 +48,6 @@ type fnInfo struct {
 	freeCalled map[*ssa.FreeVar]bool
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
-	boundsCtx  bool
 	drop       *Drop
 	dropPos    []token.Pos
 }
@@ -168,7 +167,7 @@ func (e *engine) mergeInto(res *Result) {
 		}
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO = es.Reaches, es.Results, es.FuncCalls, es.CtxIO
-		s.IgnoresCtx, s.BoundsCtx, s.DropsCtx = info.ignoresCtx, info.boundsCtx, info.drop
+		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
 		}

@@ -28,12 +28,6 @@ type FuncSummary struct {
 	// it (or only logs with it): passing it a root context drops
 	// nothing. Read by ctxdrop.
 	IgnoresCtx bool
-	// BoundsCtx is set when the function takes a context and its only
-	// use of it is as the parent of a context with a deadline
-	// (context.WithTimeout(ctx, 5*time.Second)): it bounds its own work,
-	// so a root context handed to it loses at most the cancellation of a
-	// bounded wait. Read by ctxdrop.
-	BoundsCtx bool `json:",omitempty"`
 
 	// Reaches lists the parameters whose value reaches an outbound call
 	// with nothing on the way bounding it in time: a context with no
@@ -248,9 +242,6 @@ func (s *FuncSummary) String() string {
 	if s.IgnoresCtx {
 		parts = append(parts, "ignoresCtx")
 	}
-	if s.BoundsCtx {
-		parts = append(parts, "boundsCtx")
-	}
 	for _, r := range s.Reaches {
 		p := fmt.Sprintf("reaches(%s%d->%s", r.Of, r.Param, r.Call)
 		if r.ViaConn {
@@ -302,5 +293,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.BoundsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
 }

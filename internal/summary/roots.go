@@ -74,10 +74,6 @@ type Sink struct {
 	// is never sent: a copy made to match a route or to hand to an
 	// in-process handler does no outbound work with the context.
 	Unsent bool
-	// Bounded is set when the context reaching the sink was given a
-	// deadline on the way (context.WithTimeout(bg, d)): a helper that
-	// bounds the context it makes bounds its own work.
-	Bounded bool
 	// Local is set when the sink does only local work with the context:
 	// an SQL call, a call handed the database, or a function whose
 	// context reaches only SQL calls, in a package whose database is in
@@ -171,9 +167,6 @@ type rootFlow struct {
 	// cancels are the cancel functions of the WithCancel derivations on
 	// the way to the current value.
 	cancels []ssa.Value
-	// bounded is set while following a context given a deadline on the
-	// way.
-	bounded bool
 }
 
 // findRoots returns every root-context use in the package's functions, in
@@ -265,8 +258,6 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 		if name == "context.WithCancel" || name == "context.WithCancelCause" {
 			rf.cancels = append(rf.cancels, extracts(call, 1)...)
 		}
-		wasBounded := rf.bounded
-		rf.bounded = rf.bounded || setsContextDeadline(name)
 		if isTuple(call.Type()) {
 			for _, x := range extracts(call, 0) {
 				rf.follow(x)
@@ -274,7 +265,6 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 		} else {
 			rf.follow(call)
 		}
-		rf.bounded = wasBounded
 		return
 	}
 	if !paramIsContext(c, idx) {
@@ -389,7 +379,6 @@ func (rf *rootFlow) sink(s Sink, instr ssa.Instruction) {
 			s.PreCancelled = true
 		}
 	}
-	s.Bounded = rf.bounded
 	for _, o := range rf.use.Sinks {
 		if o.Pos == s.Pos && o.Kind == s.Kind {
 			return

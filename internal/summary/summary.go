@@ -364,13 +364,13 @@ func isExemptSink(callee *types.Func) bool {
 
 // Exempt reports whether passing a root context to callee drops nothing
 // that matters: a values-only consumer, a cleanup call, or a function
-// whose summary says it ignores its context or bounds it itself.
+// whose summary says it ignores its context.
 func (r *Result) Exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	s := r.Of(callee)
-	return s != nil && (s.IgnoresCtx || s.BoundsCtx)
+	return s != nil && s.IgnoresCtx
 }
 
 // LocalDatabase reports whether the package's database is in process

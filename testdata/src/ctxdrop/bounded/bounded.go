@@ -1,8 +1,9 @@
-// Package bounded has helpers that bound the work they do: one makes its
-// own context with a deadline, one takes a context and puts a deadline
-// on it before a local wait. Handing either a new context loses at most
-// the cancellation of a bounded wait, and is not reported; a helper that
-// makes a context without a deadline still is.
+// Package bounded has helpers that bound the work they do. A helper that
+// makes its own context with a deadline still drops its caller's (a
+// caller with 200 ms left waits its full 8 s: the deadline must travel
+// with the request), and so does a new context handed to a callee that
+// caps the wait itself; a plain call bounded by its own timeouts (a
+// client with Timeout, dns.Client.Exchange) drops nothing.
 package bounded
 
 import (
@@ -58,9 +59,9 @@ func (l *Limiter) Take(ctx context.Context) error {
 }
 
 func Handle(ctx context.Context, l *Limiter) {
-	check("http://spam/check")
+	check("http://spam/check")        // want `call to bounded.check drops the caller's context`
 	checkForever("http://spam/check") // want `call to bounded.checkForever drops the caller's context`
-	l.Take(context.Background())
+	l.Take(context.Background())      // want `context.Background\(\) passed to bounded.Limiter.Take while ctx is available`
 }
 
 type Resolver struct{}

@@ -68,7 +68,7 @@ func query(ctx context.Context, db *sql.DB, id string) error { // want query:`re
 }
 
 // Bounded adds a deadline before the query: no claim on its parameter.
-func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`^boundsCtx ctxIO\(0\)$`
+func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`^ctxIO\(0\)$`
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return query(ctx, c.db, id)
