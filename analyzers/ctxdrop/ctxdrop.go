@@ -493,7 +493,7 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
 		return false // db.Query on an in-process database
 	}
-	if c.setUp(cur, call) {
+	if c.setUp(cur, call) || c.localDial(call) {
 		return false
 	}
 	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
@@ -512,6 +512,26 @@ func (c *checker) handsLocalDB(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// localDial reports whether a dial's network is a constant naming a
+// Unix socket: it connects to a local process at once, and has nothing
+// to wait for that a context would bound.
+func (c *checker) localDial(call *ast.CallExpr) bool {
+	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	if callee == nil || len(call.Args) == 0 {
+		return false
+	}
+	switch callee.FullName() {
+	case "net.Dial", "net.DialTimeout", "crypto/tls.Dial":
+	default:
+		return false
+	}
+	tv, ok := c.pass.TypesInfo.Types[call.Args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
 }
 
 // setUp reports whether an SQL call is schema set-up: a constant schema

@@ -41,6 +41,7 @@ func handler(w http.ResponseWriter, r *http.Request) {
 func dials(ctx context.Context) {
 	net.Dial("tcp", "x:1")                     // want `net.Dial ignores.*\(\*net.Dialer\).DialContext`
 	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
+	net.Dial("unix", "/run/app.sock")          // a local socket: nothing to wait for
 	net.LookupHost("x")                        // want `net.LookupHost ignores.*net.DefaultResolver.LookupHost`
 	net.LookupIP("x")                          // want `net.LookupIP ignores`
 	tls.Dial("tcp", "x:1", nil)                // want `tls.Dial ignores.*\(\*tls.Dialer\).DialContext`
