@@ -378,6 +378,12 @@ func (rf *rootFlow) sink(s Sink, instr ssa.Instruction) {
 		if cancelledBefore(c, instr) {
 			s.PreCancelled = true
 		}
+		if cancelKept(c) {
+			// ctx, p.stop = context.WithCancel(context.Background()):
+			// background tasks whose stop function is kept, a lifetime
+			// managed explicitly.
+			s.StoresCancel = true
+		}
 	}
 	for _, o := range rf.use.Sinks {
 		if o.Pos == s.Pos && o.Kind == s.Kind {
@@ -432,6 +438,24 @@ func storesCancelFunc(al *ssa.Alloc) bool {
 	for _, fa := range fieldAddrs(al) {
 		for _, val := range storedAt(fa) {
 			if isCancelFuncType(val.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cancelKept reports whether a cancel function is stored into a field or
+// a package variable, to be called when the owner stops.
+func cancelKept(cancel ssa.Value) bool {
+	refs := cancel.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Val == cancel {
+			switch st.Addr.(type) {
+			case *ssa.FieldAddr, *ssa.Global:
 				return true
 			}
 		}
