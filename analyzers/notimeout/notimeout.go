@@ -76,7 +76,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		return nil, nil
 	}
 	includeTests := cfg.IncludeTests
-	if !includeTests && isTestSupport(pass.Pkg.Path()) {
+	if !includeTests && report.TestSupportPath(pass.Pkg.Path()) {
 		return nil, nil
 	}
 	c := &checker{
@@ -315,21 +315,6 @@ func wrapsTwin(fn *types.Func) bool {
 		return true
 	}
 	return summary.ContextAlternative(fn) != ""
-}
-
-// isTestSupport reports whether a package exists for tests or
-// benchmarks, by an element of its path (servertest, internal/testutils,
-// benchmark): like _test.go files, it is reported only with
-// -resilvet.include-tests.
-func isTestSupport(path string) bool {
-	for _, elem := range strings.Split(path, "/") {
-		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
-			if strings.HasSuffix(elem, suffix) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // definesCommands reports whether the package defines the commands of a

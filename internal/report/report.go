@@ -36,8 +36,8 @@ type Reporter struct {
 	includeTests bool
 	files        map[*token.File]*fileInfo
 	// testSupport is set for a package whose non-test files import a
-	// test framework: a harness or end-to-end suite, test code whatever
-	// its path.
+	// test framework (a harness or end-to-end suite, test code whatever
+	// its path), or whose path says it exists for tests (TestSupportPath).
 	testSupport bool
 }
 
@@ -64,7 +64,7 @@ type span struct{ from, to token.Pos }
 // this analyzer's findings.
 func New(pass *analysis.Pass, analyzer string, includeTests bool, aliases ...string) *Reporter {
 	r := &Reporter{pass: pass, analyzer: analyzer, aliases: aliases, includeTests: includeTests, files: map[*token.File]*fileInfo{}}
-	r.testSupport = importsTestFramework(pass)
+	r.testSupport = importsTestFramework(pass) || TestSupportPath(pass.Pkg.Path())
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -261,6 +261,27 @@ func parseDirective(text string) (names map[string]bool, reason string, ok bool)
 
 // importsTestFramework reports whether a non-test file of the package
 // imports a test framework (knowledge.IsTestFramework).
+// TestSupportPath reports whether a package exists for tests or
+// benchmarks, by an element of its path (test/mock-cb, servertest,
+// internal/testutils, benchmark): like _test.go files, it is reported
+// only with -resilvet.include-tests.
+func TestSupportPath(path string) bool {
+	for _, elem := range strings.Split(path, "/") {
+		switch elem {
+		case "latest", "greatest", "fastest", "shortest", "smartest", "hottest", "contest", "attest", "protest", "detest":
+			continue // words that end in "test"
+		case "tests", "e2e":
+			return true
+		}
+		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
+			if strings.HasSuffix(elem, suffix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func importsTestFramework(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.Position(f.Package).Filename, "_test.go") {
