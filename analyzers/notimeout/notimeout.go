@@ -391,10 +391,45 @@ func typeName(t types.Type) string {
 // then a service, not a one-shot tool.
 func startsServer(pass *analysis.Pass, ins *inspector.Inspector) bool {
 	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-		fn := analysisutil.CalleeFunc(pass.TypesInfo, cur.Node().(*ast.CallExpr))
-		if fn != nil && knowledge.IsServe(fn.FullName()) {
-			return true
+		call := cur.Node().(*ast.CallExpr)
+		fn := analysisutil.CalleeFunc(pass.TypesInfo, call)
+		if fn == nil || !knowledge.IsServe(fn.FullName()) {
+			continue
 		}
+		if debugServer(pass, call, fn) {
+			continue
+		}
+		return true
 	}
 	return false
+}
+
+// debugServer reports whether a serve call only exposes net/http/pprof:
+// http.ListenAndServe(addr, nil) serves DefaultServeMux, and a package
+// that imports net/http/pprof and registers nothing on it serves the
+// profiler, a debug aid of a tool (gobgp's --pprof-port), not a service.
+func debugServer(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) bool {
+	if fn.FullName() != "net/http.ListenAndServe" || len(call.Args) != 2 || !isNil(pass, call.Args[1]) {
+		return false
+	}
+	pprof := false
+	for _, f := range pass.Files {
+		for _, spec := range f.Imports {
+			pprof = pprof || spec.Path.Value == `"net/http/pprof"`
+		}
+	}
+	if !pprof {
+		return false
+	}
+	for _, obj := range pass.TypesInfo.Uses {
+		if f, ok := obj.(*types.Func); ok && (f.FullName() == "net/http.Handle" || f.FullName() == "net/http.HandleFunc") {
+			return false
+		}
+	}
+	return true
+}
+
+func isNil(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
+	return ok && tv.IsNil()
 }
