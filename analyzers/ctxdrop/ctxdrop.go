@@ -718,6 +718,14 @@ func (c *checker) twinOf(call *ast.CallExpr, callee *types.Func) (knowledge.Twin
 			if s := c.sum.Of(tfn); s == nil || !slices.Contains(s.CtxIO, 0) {
 				continue
 			}
+			// And the plain function is the variant without a context
+			// only if it waits or makes its own context: a getter that
+			// returns at once beside a variant that waits for the value
+			// (PrimaryInfo, PrimaryInfoWithContext) is not, and the swap
+			// would make the caller wait.
+			if s := c.sum.Of(fn); s == nil || !s.Waits && s.DropsCtx == nil {
+				continue
+			}
 		}
 		if recv != nil && !c.receiverFits(recv, fn, tfn) {
 			return knowledge.Twin{Name: tfn.FullName(), Display: tname}, true

@@ -221,6 +221,12 @@ func IsCleanupFuncName(name string) bool {
 	return false
 }
 
+// Waits reports whether the named standard-library function blocks
+// until something happens (a sleep, a wait for other goroutines): with
+// outbound calls and channel operations, what makes a plain function the
+// variant without a context of one that takes one.
+func Waits(fullName string) bool { return waits[fullName] }
+
 // IsMigrationName reports whether a function or method name says it
 // migrates a schema (Migrate, RunMigrations, Migrator.Up's type is
 // checked by its caller): start-up work whose statements are left

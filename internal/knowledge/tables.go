@@ -383,3 +383,15 @@ var cliCommandTypes = map[string]bool{
 var serverCommandNames = map[string]bool{
 	"run": true, "serve": true, "server": true, "start": true, "daemon": true, "agent": true, "up": true,
 }
+
+// waits are standard-library calls that block until something happens.
+var waits = map[string]bool{
+	"time.Sleep":                               true,
+	"(*sync.WaitGroup).Wait":                   true,
+	"(*sync.Cond).Wait":                        true,
+	"(*os/exec.Cmd).Wait":                      true,
+	"(*os.Process).Wait":                       true,
+	"(*net/http.Server).Serve":                 true,
+	"(net.Listener).Accept":                    true,
+	"(*golang.org/x/sync/errgroup.Group).Wait": true,
+}

@@ -31,6 +31,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	for _, info := range named {
 		info.ignoresCtx = e.ignoresCtx(info.fn)
 	}
+	e.computeWaits(named)
 	e.markLocalSinks(roots)
 	module := analysisutil.ModulePath(e.pass)
 
@@ -266,4 +267,86 @@ func (e *engine) ignoresCtx(fn *ssa.Function) bool {
 		}
 	}
 	return has
+}
+
+// computeWaits sets the Waits claim of the named functions that take no
+// context: the function can block, on a channel, a select without a
+// default, a sleep, a WaitGroup or Cond, outbound I/O, or a callee that
+// can. Its reader is ctxdrop's name rule: a plain function beside a
+// context-taking variant is that variant without a context only if it
+// waits or makes its own context; a getter that returns at once beside a
+// variant that waits for the value is not (PrimaryInfo beside
+// PrimaryInfoWithContext), and the swap would make the caller wait.
+func (e *engine) computeWaits(named []*fnInfo) {
+	var todo []*fnInfo
+	for _, info := range named {
+		if !analysisutil.TakesContext(info.obj.Type().(*types.Signature)) {
+			todo = append(todo, info)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, info := range todo {
+			if !info.waits && e.waitsIn(info.fn, map[*ssa.Function]bool{}) {
+				info.waits, changed = true, true
+			}
+		}
+	}
+}
+
+// waitsIn reports whether fn, or a closure it calls or a callee already
+// known to wait, can block.
+func (e *engine) waitsIn(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					return true
+				}
+			case *ssa.Select:
+				if instr.Blocking {
+					return true
+				}
+			case *ssa.Send:
+				return true
+			case ssa.CallInstruction:
+				if _, ok := instr.(*ssa.Go); ok {
+					continue
+				}
+				c := instr.Common()
+				name := calleeName(c)
+				if knowledge.Waits(name) {
+					return true
+				}
+				if _, ok := e.ext.OutboundOf(name); ok {
+					return true
+				}
+				if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+					if e.waitsIn(mc.Fn.(*ssa.Function), seen) {
+						return true
+					}
+					continue
+				}
+				callee := calleeFunc(c)
+				if callee == nil {
+					continue
+				}
+				if info := e.byObj[callee.Origin()]; info != nil {
+					if info.waits {
+						return true
+					}
+					continue
+				}
+				if s := e.imported(callee); s != nil && s.Waits {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

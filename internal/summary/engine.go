@@ -48,6 +48,7 @@ type fnInfo struct {
 	freeCalled map[*ssa.FreeVar]bool
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
+	waits      bool
 	drop       *Drop
 	dropPos    []token.Pos
 }
@@ -168,6 +169,9 @@ func (e *engine) mergeInto(res *Result) {
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO = es.Reaches, es.Results, es.FuncCalls, es.CtxIO
 		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
+		// Waits is read only for a function that drops no context and has
+		// a context-taking variant beside it: exported for those alone.
+		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil
 		if info.drop != nil {
 			res.dropPos[info.obj] = info.dropPos
 		}

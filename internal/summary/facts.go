@@ -29,6 +29,13 @@ type FuncSummary struct {
 	// nothing. Read by ctxdrop.
 	IgnoresCtx bool
 
+	// Waits is set when the function takes no context and can block: on a
+	// channel, a select without a default, a sleep or a wait, outbound
+	// I/O, or a callee that waits. Read by ctxdrop: a plain function is
+	// the variant without a context of a context-taking one beside it only
+	// if it waits or makes its own context.
+	Waits bool `json:",omitempty"`
+
 	// Reaches lists the parameters whose value reaches an outbound call
 	// with nothing on the way bounding it in time: a context with no
 	// deadline added, a request whose context has none, a client used
@@ -242,6 +249,9 @@ func (s *FuncSummary) String() string {
 	if s.IgnoresCtx {
 		parts = append(parts, "ignoresCtx")
 	}
+	if s.Waits {
+		parts = append(parts, "waits")
+	}
 	for _, r := range s.Reaches {
 		p := fmt.Sprintf("reaches(%s%d->%s", r.Of, r.Param, r.Call)
 		if r.ViaConn {
@@ -293,5 +303,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
 }

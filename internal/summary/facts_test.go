@@ -49,6 +49,9 @@ func TestGobRoundTrip(t *testing.T) {
 	}
 	roundTrip(t, full)
 	roundTrip(t, &summary.FuncSummary{IgnoresCtx: true})
+	waits := &summary.FuncSummary{Waits: true}
+	roundTrip(t, waits)
+	assert.Equal(t, "waits", waits.String())
 	local := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "sql", Call: "sql.DB.QueryContext", Local: true}}}
 	roundTrip(t, local)
 	assert.Equal(t, "reaches(ctx0->sql.DB.QueryContext local)", local.String())

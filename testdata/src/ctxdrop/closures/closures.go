@@ -82,7 +82,7 @@ func Generic[T any](ctx context.Context, v T) error {
 
 func (r *Repo[T]) Fetch(id T) error { return work(context.Background()) }
 
-func (r *Repo[T]) Find(id T) error { return nil }
+func (r *Repo[T]) Find(id T) error { return r.FindContext(context.Background(), id) }
 func (r *Repo[T]) FindContext(ctx context.Context, id T) error {
 	<-ctx.Done()
 	return ctx.Err()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"sync"
 	"time"
 
 	"example.com/kv"
@@ -148,4 +149,36 @@ func attachedAtOnce(ctx context.Context, h http.Handler) {
 func notAttached(ctx context.Context, h http.Handler) {
 	r := httptest.NewRequest("GET", "/", nil) // want `httptest.NewRequest ignores the caller's context`
 	h.ServeHTTP(httptest.NewRecorder(), r)
+}
+
+// store's PrimaryInfo reads what is known now; PrimaryInfoWithContext
+// waits until a primary is known. The plain getter is not the variant
+// without a context, and the swap would make the caller wait: silent.
+type store struct {
+	mu      sync.Mutex
+	primary string
+	ready   chan struct{}
+}
+
+func (s *store) PrimaryInfo() (bool, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.primary == "", s.primary
+}
+
+func (s *store) PrimaryInfoWithContext(ctx context.Context) (bool, string) {
+	if ok, p := s.PrimaryInfo(); ok || p != "" {
+		return ok, p
+	}
+	select {
+	case <-s.ready:
+		return s.PrimaryInfo()
+	case <-ctx.Done():
+		return false, ""
+	}
+}
+
+func usePrimary(ctx context.Context, s *store) string {
+	_, p := s.PrimaryInfo()
+	return p
 }
