@@ -279,10 +279,15 @@ func (e *engine) ignoresCtx(fn *ssa.Function) bool {
 // PrimaryInfoWithContext), and the swap would make the caller wait.
 func (e *engine) computeWaits(named []*fnInfo) {
 	var todo []*fnInfo
+	read := false // the claim is read (and exported) only beside a variant
 	for _, info := range named {
 		if !analysisutil.TakesContext(info.obj.Type().(*types.Signature)) {
 			todo = append(todo, info)
+			read = read || contextAlternative(info.obj) != nil
 		}
+	}
+	if !read {
+		return // no function here has a context-taking variant: nothing reads it
 	}
 	for changed := true; changed; {
 		changed = false
