@@ -88,15 +88,18 @@ var twins = map[string]Twin{
 	// net.Listen is deliberately absent: its context would bound only the
 	// bind, never the listener's life, so the finding would mislead.
 
-	"net.LookupAddr":  {Name: "(*net.Resolver).LookupAddr", Display: "net.DefaultResolver.LookupAddr", Method: "LookupAddr", Rewrite: DefaultResolver},
-	"net.LookupCNAME": {Name: "(*net.Resolver).LookupCNAME", Display: "net.DefaultResolver.LookupCNAME", Method: "LookupCNAME", Rewrite: DefaultResolver},
-	"net.LookupHost":  {Name: "(*net.Resolver).LookupHost", Display: "net.DefaultResolver.LookupHost", Method: "LookupHost", Rewrite: DefaultResolver},
-	"net.LookupIP":    {Name: "(*net.Resolver).LookupIP", Display: "net.DefaultResolver.LookupIP", Method: "LookupIP", Rewrite: DefaultResolver, Extra: `"ip"`},
-	"net.LookupMX":    {Name: "(*net.Resolver).LookupMX", Display: "net.DefaultResolver.LookupMX", Method: "LookupMX", Rewrite: DefaultResolver},
-	"net.LookupNS":    {Name: "(*net.Resolver).LookupNS", Display: "net.DefaultResolver.LookupNS", Method: "LookupNS", Rewrite: DefaultResolver},
-	"net.LookupPort":  {Name: "(*net.Resolver).LookupPort", Display: "net.DefaultResolver.LookupPort", Method: "LookupPort", Rewrite: DefaultResolver},
-	"net.LookupSRV":   {Name: "(*net.Resolver).LookupSRV", Display: "net.DefaultResolver.LookupSRV", Method: "LookupSRV", Rewrite: DefaultResolver},
-	"net.LookupTXT":   {Name: "(*net.Resolver).LookupTXT", Display: "net.DefaultResolver.LookupTXT", Method: "LookupTXT", Rewrite: DefaultResolver},
+	// The resolver bounds each lookup on its own (resolv.conf's timeout
+	// and attempts, 5 s and 2 by default; the system resolver's likewise):
+	// a helper calling one loses cancellation, not a bound.
+	"net.LookupAddr":  {Name: "(*net.Resolver).LookupAddr", Display: "net.DefaultResolver.LookupAddr", Method: "LookupAddr", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupCNAME": {Name: "(*net.Resolver).LookupCNAME", Display: "net.DefaultResolver.LookupCNAME", Method: "LookupCNAME", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupHost":  {Name: "(*net.Resolver).LookupHost", Display: "net.DefaultResolver.LookupHost", Method: "LookupHost", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupIP":    {Name: "(*net.Resolver).LookupIP", Display: "net.DefaultResolver.LookupIP", Method: "LookupIP", Rewrite: DefaultResolver, Extra: `"ip"`, Bounded: true},
+	"net.LookupMX":    {Name: "(*net.Resolver).LookupMX", Display: "net.DefaultResolver.LookupMX", Method: "LookupMX", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupNS":    {Name: "(*net.Resolver).LookupNS", Display: "net.DefaultResolver.LookupNS", Method: "LookupNS", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupPort":  {Name: "(*net.Resolver).LookupPort", Display: "net.DefaultResolver.LookupPort", Method: "LookupPort", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupSRV":   {Name: "(*net.Resolver).LookupSRV", Display: "net.DefaultResolver.LookupSRV", Method: "LookupSRV", Rewrite: DefaultResolver, Bounded: true},
+	"net.LookupTXT":   {Name: "(*net.Resolver).LookupTXT", Display: "net.DefaultResolver.LookupTXT", Method: "LookupTXT", Rewrite: DefaultResolver, Bounded: true},
 
 	// tls.Dial returns *tls.Conn but (*tls.Dialer).DialContext returns
 	// net.Conn: not mechanical, no rewrite.

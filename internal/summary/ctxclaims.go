@@ -163,7 +163,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) || e.onlyLocalWork(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module}
@@ -186,6 +186,22 @@ func (e *engine) exempt(callee *types.Func) bool {
 	}
 	s := e.imported(callee)
 	return s != nil && s.IgnoresCtx
+}
+
+// onlyLocalWork reports whether a context handed to callee reaches only
+// local work there: files, in-process channels and waits, SQL on an
+// in-process database. A helper that makes its own context for such a
+// callee drops no bound on a dependency, and adding a context parameter
+// to it would buy nothing. Only a callee whose claims are known is
+// judged: an outbound call of the table is remote work, and a function
+// with no summary may do anything.
+func (e *engine) onlyLocalWork(callee *types.Func) bool {
+	callee = callee.Origin()
+	if _, ok := e.ext.OutboundOf(callee.FullName()); ok {
+		return false
+	}
+	s := e.summaryOfFunc(callee)
+	return s != nil && len(s.CtxIO) > 0 && len(s.CtxRemote) == 0
 }
 
 // markLocalSinks marks the sinks that do only local work with a root
@@ -340,6 +356,11 @@ func (e *engine) waitsIn(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 				callee := calleeFunc(c)
 				if callee == nil {
 					continue
+				}
+				if s := e.summaryOfFunc(callee.Origin()); s != nil && len(s.CtxIO) > 0 && analysisutil.TakesContext(callee.Type().(*types.Signature)) {
+					// A callee whose context matters waits on it, or on
+					// what it reaches.
+					return true
 				}
 				if info := e.byObj[callee.Origin()]; info != nil {
 					if info.waits {

@@ -19,9 +19,14 @@ import (
 // the Context variant. Read by ctxdrop, for the context-taking
 // alternatives it finds by name rather than by the knowledge table.
 
+// ioParams are context parameters whose context matters: all of them,
+// and those reaching work on a remote peer.
+type ioParams struct{ all, remote []int }
+
 // ctxIOAt records, at one call, the caller's context parameters whose
-// context reaches outbound work through the call.
-func (e *engine) ctxIOAt(info *fnInfo, c *ssa.CallCommon, ctxArgs []ssa.Value) {
+// context reaches outbound work, a wait or a callback through the call;
+// remote says the work is on a remote peer (or not known).
+func (e *engine) ctxIOAt(info *fnInfo, ctxArgs []ssa.Value, remote bool) {
 	for _, a := range ctxArgs {
 		fn, idx := e.ctxParamOf(a, 0)
 		if fn == nil || idx < 0 {
@@ -29,18 +34,28 @@ func (e *engine) ctxIOAt(info *fnInfo, c *ssa.CallCommon, ctxArgs []ssa.Value) {
 		}
 		if fn == info.fn {
 			info.ctxIO = addInt(info.ctxIO, idx)
-		} else {
-			e.pendingIO[fn] = addInt(e.pendingIO[fn], idx)
+			if remote {
+				info.ctxRemote = addInt(info.ctxRemote, idx)
+			}
+			continue
 		}
+		p := e.pendingIO[fn]
+		p.all = addInt(p.all, idx)
+		if remote {
+			p.remote = addInt(p.remote, idx)
+		}
+		e.pendingIO[fn] = p
 	}
 }
 
 // ctxArgsReaching returns the arguments of a call that are contexts
 // reaching outbound work: the table's context parameter of an outbound
-// call, or the parameters the callee's CtxIO names.
-func (e *engine) ctxArgsReaching(c *ssa.CallCommon, outbound bool, ctxParam int, s *FuncSummary) []ssa.Value {
-	var out []ssa.Value
+// call, or the parameters the callee's CtxIO names; remote are those
+// reaching work on a remote peer (an outbound call that is not local,
+// the callee's CtxRemote).
+func (e *engine) ctxArgsReaching(c *ssa.CallCommon, outbound, local bool, ctxParam int, s *FuncSummary) (all, remote []ssa.Value) {
 	if outbound {
+		var out []ssa.Value
 		idx := ctxParam
 		if idx < 0 {
 			idx = firstContextParam(c.Signature())
@@ -54,15 +69,22 @@ func (e *engine) ctxArgsReaching(c *ssa.CallCommon, outbound bool, ctxParam int,
 				out = append(out, a)
 			}
 		}
+		all = append(all, out...)
+		if !local {
+			remote = append(remote, out...)
+		}
 	}
 	if s != nil {
 		for _, k := range s.CtxIO {
 			if a := argOf(c, k); a != nil {
-				out = append(out, a)
+				all = append(all, a)
+				if slices.Contains(s.CtxRemote, k) {
+					remote = append(remote, a)
+				}
 			}
 		}
 	}
-	return out
+	return all, remote
 }
 
 // ctxParamOf follows a context back to the parameter it derives from,

@@ -40,8 +40,9 @@ type fnInfo struct {
 	// stands for no value at all (bottom), not for an unknown one.
 	resultsDone bool
 	calls       []FuncCall
-	// ctxIO lists the context parameters reaching outbound work (ctxio.go).
-	ctxIO []int
+	// ctxIO lists the context parameters reaching outbound work, a wait
+	// or a callback, and ctxRemote those reaching remote work (ctxio.go).
+	ctxIO, ctxRemote []int
 	// freeCalls counts, for a closure, the calls of each free variable
 	// holding a func (freeCalled says which are called at all).
 	freeCalls  map[*ssa.FreeVar]times
@@ -94,7 +95,7 @@ type engine struct {
 	pending map[*ssa.Function][]Reach
 	// pendingIO holds ctx-I/O claims found in closures about their
 	// enclosing functions' parameters.
-	pendingIO map[*ssa.Function][]int
+	pendingIO map[*ssa.Function]ioParams
 	// implSums caches visibleImpls (nil: no claim).
 	implSums map[*types.Func]*FuncSummary
 	// constMemo caches varConst (nil: not a constant).
@@ -128,7 +129,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		dynRecv:         map[*ssa.CallCommon]ssa.Value{},
 		constMemo:       map[*types.Var]constant.Value{},
 		implSums:        map[*types.Func]*FuncSummary{},
-		pendingIO:       map[*ssa.Function][]int{},
+		pendingIO:       map[*ssa.Function]ioParams{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -167,7 +168,7 @@ func (e *engine) mergeInto(res *Result) {
 			res.local[info.obj] = s
 		}
 		es := info.summary()
-		s.Reaches, s.Results, s.FuncCalls, s.CtxIO = es.Reaches, es.Results, es.FuncCalls, es.CtxIO
+		s.Reaches, s.Results, s.FuncCalls, s.CtxIO, s.CtxRemote = es.Reaches, es.Results, es.FuncCalls, es.CtxIO, es.CtxRemote
 		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
@@ -533,15 +534,18 @@ func (e *engine) summariseFunc(fn *ssa.Function) bool {
 	for _, r := range e.pending[fn] {
 		info.reaches = addReach(info.reaches, r)
 	}
-	ioBefore := len(info.ctxIO)
-	for _, k := range e.pendingIO[fn] {
+	ioBefore, remoteBefore := len(info.ctxIO), len(info.ctxRemote)
+	for _, k := range e.pendingIO[fn].all {
 		info.ctxIO = addInt(info.ctxIO, k)
+	}
+	for _, k := range e.pendingIO[fn].remote {
+		info.ctxRemote = addInt(info.ctxRemote, k)
 	}
 	if len(fn.FreeVars) > 0 {
 		e.freeVarCalls(info)
 	}
 	calls := e.funcCalls(info)
-	grew := len(info.reaches) != before || len(info.ctxIO) != ioBefore || !equalFuncCalls(calls, info.calls)
+	grew := len(info.reaches) != before || len(info.ctxIO) != ioBefore || len(info.ctxRemote) != remoteBefore || !equalFuncCalls(calls, info.calls)
 	info.calls = calls
 	return grew
 }
@@ -558,11 +562,15 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 				e.checkOutbound(info, instr, name, o)
 				delete(e.dynRecv, c)
 			}
-			if s := e.summaryOfFunc(t.method); s != nil {
+			s := e.summaryOfFunc(t.method)
+			if s != nil {
 				for _, r := range s.Reaches {
 					e.checkReach(info, instr, r)
 				}
 			}
+			all, remote := e.ctxArgsReaching(c, false, false, -1, s)
+			e.ctxIOAt(info, all, false)
+			e.ctxIOAt(info, remote, true)
 		}
 		return
 	}
@@ -583,11 +591,13 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 			e.checkReach(info, instr, r)
 		}
 	}
-	e.ctxIOAt(info, c, e.ctxArgsReaching(c, outbound, o.CtxParam, s))
+	all, remote := e.ctxArgsReaching(c, outbound, e.localOutbound(c, name, o), o.CtxParam, s)
+	e.ctxIOAt(info, all, false)
+	e.ctxIOAt(info, remote, true)
 	switch {
 	case c.IsInvoke() && (c.Method.Name() == "Done" || c.Method.Name() == "Err") && analysisutil.IsContext(c.Value.Type()):
 		// Waiting on the context, or stopping when it is done.
-		e.ctxIOAt(info, c, []ssa.Value{c.Value})
+		e.ctxIOAt(info, []ssa.Value{c.Value}, false)
 	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil && c.Method.Pkg() != e.pass.Pkg:
 		// Handed to a function value, or to an interface declared
 		// elsewhere whose work is not known (a callback): it may bound
@@ -599,9 +609,15 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 				ctxs = append(ctxs, a)
 			}
 		}
-		e.ctxIOAt(info, c, ctxs)
+		e.ctxIOAt(info, ctxs, true)
 	}
 	e.applyFuncArgs(info, instr)
+}
+
+// localOutbound reports whether an outbound call waits on no remote
+// peer: SQL on an in-process database, a dial of a Unix socket.
+func (e *engine) localOutbound(c *ssa.CallCommon, name string, o knowledge.Outbound) bool {
+	return o.Kind == knowledge.SQL && e.embeddedSQL || unixNetwork(c, name)
 }
 
 // outboundApplies filters table matches that need the signature: the
@@ -664,7 +680,7 @@ func (e *engine) imported(f *types.Func) *FuncSummary {
 // summary renders the claims computed so far as a FuncSummary (reaches,
 // results and func calls only).
 func (info *fnInfo) summary() *FuncSummary {
-	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, CtxIO: info.ctxIO}
+	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, CtxIO: info.ctxIO, CtxRemote: info.ctxRemote}
 }
 
 // sigIndex returns p's index among fn's signature parameters (receiver

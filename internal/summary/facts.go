@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,7 +32,8 @@ type FuncSummary struct {
 
 	// Waits is set when the function takes no context and can block: on a
 	// channel, a select without a default, a sleep or a wait, outbound
-	// I/O, or a callee that waits. Read by ctxdrop: a plain function is
+	// I/O, a callee that waits, or a context-taking callee whose context
+	// matters (CtxIO). Read by ctxdrop: a plain function is
 	// the variant without a context of a context-taking one beside it only
 	// if it waits or makes its own context.
 	Waits bool `json:",omitempty"`
@@ -57,6 +59,15 @@ type FuncSummary struct {
 	// which suggests a context-taking alternative it finds by name (Foo
 	// beside FooContext) only when the alternative's context does.
 	CtxIO []int
+
+	// CtxRemote lists the CtxIO parameters whose context reaches work on
+	// a remote peer (outbound work other than SQL on an in-process
+	// database or a Unix socket), or a callback whose work is not known.
+	// Read by the engine's DropsCtx claim, in this package and at callers
+	// in others: a root context made for a callee whose context reaches
+	// only local work (files, in-process channels) drops nothing that
+	// bounds a dependency.
+	CtxRemote []int `json:",omitempty"`
 
 	// FuncCalls lists the func-typed parameters the function calls: how
 	// many times, and with which of its own parameters as arguments. Read
@@ -275,9 +286,15 @@ func (s *FuncSummary) String() string {
 		}
 	}
 	if len(s.CtxIO) > 0 {
+		// A parameter reaching only local work is marked: remote is the
+		// common case.
 		var ks []string
 		for _, k := range s.CtxIO {
-			ks = append(ks, strconv.Itoa(k))
+			if slices.Contains(s.CtxRemote, k) {
+				ks = append(ks, strconv.Itoa(k))
+			} else {
+				ks = append(ks, strconv.Itoa(k)+":local")
+			}
 		}
 		parts = append(parts, "ctxIO("+strings.Join(ks, ",")+")")
 	}
@@ -303,5 +320,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0
 }

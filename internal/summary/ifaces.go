@@ -219,6 +219,9 @@ func (e *engine) visibleImpls(m *types.Func) *FuncSummary {
 			for _, k := range s.CtxIO {
 				sum.CtxIO = addInt(sum.CtxIO, k)
 			}
+			for _, k := range s.CtxRemote {
+				sum.CtxRemote = addInt(sum.CtxRemote, k)
+			}
 		}
 	}
 	if len(sum.Reaches) == 0 && len(sum.CtxIO) == 0 {

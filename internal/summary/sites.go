@@ -493,24 +493,32 @@ func firstContextParam(sig *types.Signature) int {
 // any other value (a parameter, a configured string) may be local, and
 // the dial is not judged.
 func localNetwork(c *ssa.CallCommon, name string) bool {
+	if name == "net/smtp.Dial" || name == "net/smtp.SendMail" {
+		return false // always TCP
+	}
+	k, ok := networkArg(c, name)
+	return !ok || !strings.HasPrefix(k, "tcp")
+}
+
+// unixNetwork reports whether a dial's network argument is a constant
+// naming a Unix socket: certainly local.
+func unixNetwork(c *ssa.CallCommon, name string) bool {
+	k, ok := networkArg(c, name)
+	return ok && strings.HasPrefix(k, "unix")
+}
+
+// networkArg returns a dial's network argument, when it is a constant.
+func networkArg(c *ssa.CallCommon, name string) (string, bool) {
 	idx := 0 // the network's index among the signature's parameters
 	switch name {
-	case "net/smtp.Dial", "net/smtp.SendMail":
-		return false // always TCP
-	case "(*net.Dialer).DialContext":
-		idx = 1
-	case "crypto/tls.DialWithDialer":
+	case "(*net.Dialer).DialContext", "crypto/tls.DialWithDialer":
 		idx = 1
 	}
-	a := argOf(c, idx)
-	if a == nil {
-		return true
-	}
-	k, ok := a.(*ssa.Const)
+	k, ok := argOf(c, idx).(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
-		return true
+		return "", false
 	}
-	return !strings.HasPrefix(constant.StringVal(k.Value), "tcp")
+	return constant.StringVal(k.Value), true
 }
 
 func capChain(c []Link) []Link {
@@ -579,6 +587,9 @@ func (e *engine) interfaceClaims() bool {
 				sum.FuncCalls = joinFuncCalls(sum.FuncCalls, info.calls)
 				for _, k := range info.ctxIO {
 					sum.CtxIO = addInt(sum.CtxIO, k)
+				}
+				for _, k := range info.ctxRemote {
+					sum.CtxRemote = addInt(sum.CtxRemote, k)
 				}
 			}
 			if len(sum.Reaches) == 0 && len(sum.FuncCalls) == 0 && len(sum.CtxIO) == 0 {

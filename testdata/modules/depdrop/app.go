@@ -27,7 +27,17 @@ func start(ctx context.Context) error { return warm() }
 // A root in the user's own module is reported as before.
 func local() error { return ping(context.Background()) }
 
-func ping(ctx context.Context) error { return ctx.Err() }
+func ping(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://peer/ping", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
 
 func handler(ctx context.Context) error {
 	return local() // want `call to app.local drops the caller's context: it makes its own context.Background\(\)`

@@ -19,8 +19,12 @@ func Handle(w http.ResponseWriter, r *http.Request) {
 	lib.StartWorker()           // ok
 	_ = lib.Lazy()              // ok
 	local()                     // want `call to app.local drops the caller's context: .* via app.helper`
-	lib.Resolve("db")           // want `call to lib.Resolve drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Resolve and call net.DefaultResolver.LookupHost with it`
-	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.LookupHost, which takes none \(lib.go:\d+:\d+ via lib.Resolve\)`
+	lib.Connect("db:5432")      // want `call to lib.Connect drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Connect and call \(\*net.Dialer\).DialContext with it`
+	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+ via lib.Connect\)`
+	lib.Resolve("db")           // ok: the resolver bounds the lookup on its own
+	lib.Open("/data/db")        // ok: the context made inside reaches only local work
+	lib.Start(nil)              // ok: in-process channels only
+	lib.Sync("/data/db")        // want `call to lib.Sync drops the caller's context: it makes its own context.Background\(\)`
 	_, _ = lib.NewReq("u")      // ok: the caller may attach its context
 	relay.Relay("r")            // want `call to relay.Relay drops the caller's context: .* via lib.Load`
 }

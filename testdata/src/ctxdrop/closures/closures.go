@@ -6,7 +6,18 @@ import (
 	"sync"
 )
 
-func work(ctx context.Context) error { return ctx.Err() }
+// work calls a backend with the context it is given.
+func work(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://backend/", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
 
 func captures(ctx context.Context) {
 	f := func() error {

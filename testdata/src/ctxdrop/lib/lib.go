@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"net"
 	"net/http"
+	"os"
 )
 
 var db *sql.DB
@@ -93,15 +94,77 @@ type logger struct{}
 
 func (logger) Infof(ctx context.Context, format string, args ...any) {} // want Infof:`ignoresCtx`
 
-// Resolve calls net.LookupHost, which has a context-taking twin: it runs
-// with context.Background() inside, and its callers cannot hand theirs.
-func Resolve(host string) ([]string, error) { // want Resolve:`^dropsCtx\(context.Background in net.LookupHost\)$`
+// Connect calls net.Dial, which has a context-taking twin: it runs with
+// context.Background() inside, and its callers cannot hand theirs.
+func Connect(addr string) (net.Conn, error) { // want Connect:`^dropsCtx\(context.Background in net.Dial\)$`
+	return net.Dial("tcp", addr)
+}
+
+// Health connects through Connect: the drop travels up.
+func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Connect in net.Dial\)$`
+	c, err := Connect("db:5432")
+	if err == nil {
+		c.Close()
+	}
+	return err
+}
+
+// Resolve calls net.LookupHost, whose resolver times out on its own: a
+// caller's context would add cancellation, not a bound, so no claim.
+func Resolve(host string) ([]string, error) {
 	return net.LookupHost(host)
 }
 
-// Health pings through Resolve: the drop travels up.
-func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Resolve in net.LookupHost\)$`
-	_, err := Resolve("db")
+// Open makes its own context for work on local files and in-process
+// channels only (recovering a journal): no dependency loses a bound, so
+// no claim.
+func Open(path string) error {
+	return recoverJournal(context.Background(), path)
+}
+
+func recoverJournal(ctx context.Context, path string) error { // want recoverJournal:`^ctxIO\(0:local\)$`
+	for _, step := range []string{path + "-wal", path + "-journal"} {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := os.Remove(step); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Start makes its own context for a worker pool that waits on
+// in-process channels only: no claim.
+func Start(jobs chan string) {
+	drain(context.Background(), jobs)
+}
+
+func drain(ctx context.Context, jobs chan string) { // want drain:`^ctxIO\(0:local\)$`
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case j, ok := <-jobs:
+			if !ok {
+				return
+			}
+			_ = j
+		}
+	}
+}
+
+// Sync makes its own context for local work and a remote call: the
+// claim stands.
+func Sync(path string) error { // want Sync:`^dropsCtx\(context.Background\)$`
+	return syncRemote(context.Background(), path)
+}
+
+func syncRemote(ctx context.Context, path string) error { // want syncRemote:`^reaches\(ctx0->sql.DB.ExecContext\) ctxIO\(0\)$`
+	if err := recoverJournal(ctx, path); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE files SET synced = true WHERE path = ?", path)
 	return err
 }
 
