@@ -32,7 +32,9 @@ type Config struct {
 	// request's context has none.
 	Edge bool
 	// Main reports in package main even when it starts no server (a
-	// one-shot tool, which a user can interrupt).
+	// one-shot tool, which a user can interrupt), and start-up work: a
+	// call made once by main, init or a function named for start-up
+	// (NewAPI, Open, Init, Setup, Configure) with a context of its own.
 	Main bool
 	// ClientTimeout is the duration the suggested fixes write; 0 means
 	// DefaultClientTimeout. It must be a whole number of milliseconds.
@@ -140,7 +142,9 @@ func (c *checker) ctxdropReports() map[token.Pos]bool {
 // check reports one finding of the engine.
 func (c *checker) check(f *summary.Finding) {
 	callCur, ok := c.calls[f.Pos]
-	if !ok {
+	if !ok || f.StartUp && !c.cfg.Main {
+		// Start-up work: a hang fails the start, with no caller's
+		// deadline to carry.
 		return
 	}
 	call := callCur.Node().(*ast.CallExpr)

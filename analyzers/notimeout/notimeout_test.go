@@ -44,7 +44,10 @@ import (
 //   - ifaceuse: a call through an interface declared elsewhere is judged
 //     by the implementations the package can see;
 //   - oidcuse: a constructor that keeps its context for later (go-oidc's
-//     key set) is given a long-lived one on purpose.
+//     key set) is given a long-lived one on purpose;
+//   - startup: work done once by a function named for start-up, with a
+//     context of its own, is start-up (loops, goroutines and shared
+//     contexts are not).
 func TestDefaultOptions(t *testing.T) {
 	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
@@ -52,7 +55,7 @@ func TestDefaultOptions(t *testing.T) {
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
 		"notimeout/grpcxdeadline", "notimeout/grpcconnuse", "notimeout/lazyinit", "notimeout/mailsend", "notimeout/acme", "notimeout/harnesst", "notimeout/schema", "notimeout/storage/sqlite3", "notimeout/storage/postgres", "notimeout/pproftool", "notimeout/grpcxretryonly", "notimeout/everyday",
 		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness",
-		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse")
+		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse", "notimeout/startup")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {
@@ -70,9 +73,10 @@ func TestEdgeMode(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Edge: true}), "notimeout/edge")
 }
 
-// TestMainOption: with -notimeout.main, one-shot tools are reported too.
+// TestMainOption: with -notimeout.main, one-shot tools and start-up work
+// are reported too.
 func TestMainOption(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Main: true}), "notimeout/toolmain")
+	analysistest.Run(t, resilvettest.TestData(), resilvettest.Analyzer(t, "notimeout", analyzers.Options{Main: true}), "notimeout/toolmain", "notimeout/startupmain")
 }
 
 // TestOutboundOption proves the shared -resilvet.outbound option changes

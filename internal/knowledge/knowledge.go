@@ -19,6 +19,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Rewrite says how a call to a non-context function is turned into a call
@@ -233,6 +234,26 @@ func Waits(fullName string) bool { return waits[fullName] }
 // unbounded on purpose. Like IsCleanupFuncName it only ever silences.
 func IsMigrationName(name string) bool {
 	return strings.Contains(strings.ToLower(name), "migrat")
+}
+
+// IsStartupName reports whether a function or method name says it runs
+// once while a program starts: main and init, constructors and set-up
+// (NewAPI, Open, Init, Setup, Configure, Bootstrap). Work such a function
+// does once, in its own body and with a context it makes itself, is
+// start-up: a hang fails the start and the readiness check, with no
+// request or caller deadline to carry. Like IsMigrationName it only ever
+// silences, and only straight-line work: a loop or a goroutine started
+// there outlives the start.
+func IsStartupName(name string) bool {
+	if name == "main" || name == "init" {
+		return true
+	}
+	for _, p := range []string{"New", "Open", "Init", "Setup", "SetUp", "Configure", "Bootstrap"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || unicode.IsUpper(rune(rest[0])) || rest[0] == '_') {
+			return true
+		}
+	}
+	return false
 }
 
 // IsSchemaStatement reports whether an SQL statement, past blank lines

@@ -143,6 +143,12 @@ type Reach struct {
 	// (SQLite): it waits on no remote peer, and callers make no finding
 	// of it; ctxdrop reads it to tell local work (Result.LocalWork).
 	Local bool `json:",omitempty"`
+	// Repeats is set when the call is reached inside a loop, or from a
+	// goroutine or a closure run more than once on the way: work that
+	// recurs or outlives the caller's start. Read by the engine at
+	// callers: a start-up function's call of the helper is start-up
+	// work only when the helper reaches the call once.
+	Repeats bool `json:",omitempty"`
 }
 
 // ValueClaim says what a result (or a field, or a package-level
@@ -273,6 +279,9 @@ func (s *FuncSummary) String() string {
 		}
 		if r.Local {
 			p += " local"
+		}
+		if r.Repeats {
+			p += " repeats"
 		}
 		parts = append(parts, p+")")
 	}

@@ -52,9 +52,9 @@ func TestGobRoundTrip(t *testing.T) {
 	waits := &summary.FuncSummary{Waits: true}
 	roundTrip(t, waits)
 	assert.Equal(t, "waits", waits.String())
-	local := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "sql", Call: "sql.DB.QueryContext", Local: true}}}
+	local := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "sql", Call: "sql.DB.QueryContext", Local: true, Repeats: true}}}
 	roundTrip(t, local)
-	assert.Equal(t, "reaches(ctx0->sql.DB.QueryContext local)", local.String())
+	assert.Equal(t, "reaches(ctx0->sql.DB.QueryContext local repeats)", local.String())
 	// A generated client's method: the connection is the receiver (-1),
 	// and a parameter 0 must survive gob's omission of zero values.
 	viaRecv := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 0, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConnInterface.Invoke", ViaConn: true, Conn: -1}}}

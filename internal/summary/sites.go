@@ -39,6 +39,14 @@ type Finding struct {
 	// local is set for an SQL call on an in-process database: it makes
 	// reach claims (Reach.Local), never a finding.
 	local bool
+	// repeats is set when a callee reaches the call repeatedly
+	// (Reach.Repeats).
+	repeats bool
+	// StartUp is set for start-up work: a call made once, in a function
+	// named for start-up (main, init, NewAPI, Configure), with nothing
+	// unbounded reaching it but what that function makes itself. Read by
+	// notimeout, which reports it only with its Main option.
+	StartUp bool
 }
 
 // Origin is where an unbounded value is made.
@@ -222,7 +230,7 @@ func (e *engine) checkReach(info *fnInfo, instr ssa.CallInstruction, r Reach) {
 		}
 		parts = append(parts, conn)
 	}
-	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind, local: r.Local}, chain, cond)
+	e.decide(info, instr, parts, Finding{Callee: calleeDisplay(c), Outbound: r.Call, Kind: r.Kind, local: r.Local, repeats: r.Repeats}, chain, cond)
 }
 
 // decide turns the parts of a call into a finding (every part
@@ -260,6 +268,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	} else {
 		f.Chain = chain[1:]
 	}
+	repeats := f.repeats || e.repeatsAt(info, instr)
 	if param != nil {
 		for _, s := range param.v.params() {
 			owner := s.fn
@@ -267,7 +276,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 			if idx < 0 {
 				continue
 			}
-			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain, Local: f.local}
+			r := Reach{Param: idx, Of: s.dom.String(), Kind: f.Kind, Call: f.Outbound, Chain: chain, Local: f.local, Repeats: repeats}
 			r.Conn, r.ViaConn = e.connParam(conn, owner)
 			if owner == info.fn {
 				r.If = cond
@@ -311,6 +320,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	if e.detachedCleanup(info, instr, parts) {
 		return
 	}
+	f.StartUp = !repeats && e.startupWork(info, parts)
 	pos := instr.Common().Pos()
 	key := findingKey{pos, f.Outbound}
 	if e.seen[key] || !pos.IsValid() {
@@ -354,6 +364,57 @@ func (e *engine) detachedCleanup(info *fnInfo, instr ssa.CallInstruction, parts 
 		return true
 	}
 	return knowledge.IsCleanupSink(calleeName(instr.Common()))
+}
+
+// repeatsAt reports whether a call runs repeatedly or outlives its
+// function's run: in a loop, started by a go statement, or in a closure
+// that is not run exactly once, now.
+func (e *engine) repeatsAt(info *fnInfo, instr ssa.CallInstruction) bool {
+	if _, ok := instr.(*ssa.Go); ok || info.ix.multiplicity(instr.Block()) != 1 {
+		return true
+	}
+	if info.fn.Parent() == nil {
+		return false
+	}
+	parent := e.local[info.fn.Parent()]
+	if parent == nil {
+		return true
+	}
+	for _, mc := range parent.ix.closures {
+		if mc.Fn != info.fn {
+			continue
+		}
+		for _, r := range *mc.Referrers() {
+			if _, ok := r.(*ssa.Go); ok {
+				return true
+			}
+		}
+		return e.closureRuns(parent, mc) != 1
+	}
+	return true
+}
+
+// startupWork reports whether a finding is start-up work: the function
+// is named for start-up (main, init, NewAPI, Configure), and every
+// unbounded value reaching the call is made in it (the call's own
+// context.Background(), a root context it makes). The caller checks that
+// the call runs once.
+func (e *engine) startupWork(info *fnInfo, parts []part) bool {
+	name, _, _ := strings.Cut(info.fn.Name(), "#") // init#1
+	if info.fn.Parent() != nil || !knowledge.IsStartupName(name) {
+		return false
+	}
+	for _, p := range parts {
+		if p.conn {
+			continue
+		}
+		for _, s := range p.v.unbounded() {
+			if s.fn != info.fn {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isDeferredClosure reports whether fn is a closure that a defer
