@@ -67,3 +67,47 @@ func deferredCleanup(ctx context.Context) {
 		_, _ = db.ExecContext(context.WithoutCancel(ctx), "unlock") // seam: silent (cleanup deferred on a detached context, exempt for both)
 	}()
 }
+
+// NewStore checks the schema version once at start-up.
+func NewStore() error {
+	_, err := db.QueryContext(context.Background(), "select version from schema_info") // seam: silent (start-up work, once, with no caller's deadline to carry)
+	return err
+}
+
+// NewStoreFrom has a context and drops it, start-up or not.
+func NewStoreFrom(ctx context.Context) error {
+	_, err := db.QueryContext(context.Background(), "select version from schema_info") // seam: ctxdrop
+	return err
+}
+
+// NewSweeper sweeps on every tick from start-up on: not start-up work.
+func NewSweeper() {
+	ctx := context.Background() // seam: notimeout (a loop started at start-up outlives it)
+	go func() {
+		for range time.Tick(time.Minute) {
+			_, _ = db.ExecContext(ctx, "delete from sessions where expired")
+		}
+	}()
+}
+
+// openJournal makes its own context for local work only.
+func openJournal(path string) error {
+	return replay(context.Background(), path) // seam: silent (the root reaches only an in-process wait)
+}
+
+func replay(ctx context.Context, path string) error {
+	done := make(chan struct{})
+	go func() { close(done) }()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-done:
+		return nil
+	}
+}
+
+// handle has a context and calls the helper: the helper drops no bound on
+// a dependency, so neither reports the call.
+func handle(ctx context.Context) error {
+	return openJournal("/var/lib/app/journal") // seam: silent (openJournal's root reaches only local work)
+}
