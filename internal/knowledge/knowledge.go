@@ -239,8 +239,7 @@ func IsMigrationName(name string) bool {
 // IsStartupName reports whether a function or method name says it runs
 // once while a program starts: main and init, constructors and set-up
 // (NewAPI, Open, Init, Setup, Configure, Bootstrap). Work such a function
-// does once, in its own body and with a context it makes itself, is
-// start-up: a hang fails the start and the readiness check, with no
+// does once, with a context it makes itself, is start-up: a hang fails the start and the readiness check, with no
 // request or caller deadline to carry. Like IsMigrationName it only ever
 // silences, and only straight-line work: a loop or a goroutine started
 // there outlives the start.

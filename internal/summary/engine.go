@@ -96,6 +96,8 @@ type engine struct {
 	// pendingIO holds ctx-I/O claims found in closures about their
 	// enclosing functions' parameters.
 	pendingIO map[*ssa.Function]ioParams
+	// blocking caches blocks.
+	blocking map[*ssa.Function]bool
 	// implSums caches visibleImpls (nil: no claim).
 	implSums map[*types.Func]*FuncSummary
 	// constMemo caches varConst (nil: not a constant).
@@ -130,6 +132,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		constMemo:       map[*types.Var]constant.Value{},
 		implSums:        map[*types.Func]*FuncSummary{},
 		pendingIO:       map[*ssa.Function]ioParams{},
+		blocking:        map[*ssa.Function]bool{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -596,8 +599,10 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 	e.ctxIOAt(info, remote, true)
 	switch {
 	case c.IsInvoke() && (c.Method.Name() == "Done" || c.Method.Name() == "Err") && analysisutil.IsContext(c.Value.Type()):
-		// Waiting on the context, or stopping when it is done.
-		e.ctxIOAt(info, []ssa.Value{c.Value}, false)
+		// Waiting on the context, or stopping when it is done: it bounds
+		// something only where the function can block (a semaphore's
+		// wait loop), not in local work it merely stops early.
+		e.ctxIOAt(info, []ssa.Value{c.Value}, e.blocks(info.fn))
 	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil && c.Method.Pkg() != e.pass.Pkg:
 		// Handed to a function value, or to an interface declared
 		// elsewhere whose work is not known (a callback): it may bound
@@ -612,6 +617,36 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		e.ctxIOAt(info, ctxs, true)
 	}
 	e.applyFuncArgs(info, instr)
+}
+
+// blocks reports whether fn itself can block: a channel operation, a
+// select without a default, a sleep or a wait of the table
+// (sync.Cond.Wait). Memoised.
+func (e *engine) blocks(fn *ssa.Function) bool {
+	if b, ok := e.blocking[fn]; ok {
+		return b
+	}
+	b := false
+scan:
+	for _, bb := range fn.Blocks {
+		for _, instr := range bb.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				b = instr.Op == token.ARROW
+			case *ssa.Select:
+				b = instr.Blocking
+			case *ssa.Send:
+				b = true
+			case *ssa.Call:
+				b = knowledge.Waits(calleeName(instr.Common()))
+			}
+			if b {
+				break scan
+			}
+		}
+	}
+	e.blocking[fn] = b
+	return b
 }
 
 // localOutbound reports whether an outbound call waits on no remote

@@ -62,7 +62,9 @@ type FuncSummary struct {
 
 	// CtxRemote lists the CtxIO parameters whose context reaches work on
 	// a remote peer (outbound work other than SQL on an in-process
-	// database or a Unix socket), or a callback whose work is not known.
+	// database or a Unix socket), a check of Done or Err in a function
+	// that can block (a wait that may last forever), or a callback whose
+	// work is not known.
 	// Read by the engine's DropsCtx claim, in this package and at callers
 	// in others: a root context made for a callee whose context reaches
 	// only local work (files, in-process channels) drops nothing that

@@ -320,7 +320,7 @@ func (e *engine) decide(info *fnInfo, instr ssa.CallInstruction, parts []part, f
 	if e.detachedCleanup(info, instr, parts) {
 		return
 	}
-	f.StartUp = !repeats && e.startupWork(info, parts)
+	f.StartUp = !repeats && e.startupWork(info, instr, parts)
 	pos := instr.Common().Pos()
 	key := findingKey{pos, f.Outbound}
 	if e.seen[key] || !pos.IsValid() {
@@ -396,10 +396,12 @@ func (e *engine) repeatsAt(info *fnInfo, instr ssa.CallInstruction) bool {
 
 // startupWork reports whether a finding is start-up work: the function
 // is named for start-up (main, init, NewAPI, Configure), and every
-// unbounded value reaching the call is made in it (the call's own
-// context.Background(), a root context it makes). The caller checks that
-// the call runs once.
-func (e *engine) startupWork(info *fnInfo, parts []part) bool {
+// unbounded value reaching the call is a context it makes itself
+// (ctx := context.Background()). A call that has no bound of its own
+// (net.Dial, db.QueryRow) is not: a constructor may be called per
+// connection, and its fix is a timeout whoever calls it. The caller
+// checks that the call runs once.
+func (e *engine) startupWork(info *fnInfo, instr ssa.CallInstruction, parts []part) bool {
 	name, _, _ := strings.Cut(info.fn.Name(), "#") // init#1
 	if info.fn.Parent() != nil || !knowledge.IsStartupName(name) {
 		return false
@@ -409,7 +411,7 @@ func (e *engine) startupWork(info *fnInfo, parts []part) bool {
 			continue
 		}
 		for _, s := range p.v.unbounded() {
-			if s.fn != info.fn {
+			if p.d != domCtx || s.fn != info.fn || s.pos == instr.Common().Pos() {
 				return false
 			}
 		}

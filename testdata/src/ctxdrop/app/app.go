@@ -23,7 +23,7 @@ func Handle(w http.ResponseWriter, r *http.Request) {
 	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+ via lib.Connect\)`
 	lib.Resolve("db")           // ok: the resolver bounds the lookup on its own
 	lib.Open("/data/db")        // ok: the context made inside reaches only local work
-	lib.Start(nil)              // ok: in-process channels only
+	lib.Start(nil)              // want `call to lib.Start drops the caller's context: it makes its own context.Background\(\)`
 	lib.Sync("/data/db")        // want `call to lib.Sync drops the caller's context: it makes its own context.Background\(\)`
 	_, _ = lib.NewReq("u")      // ok: the caller may attach its context
 	relay.Relay("r")            // want `call to relay.Relay drops the caller's context: .* via lib.Load`

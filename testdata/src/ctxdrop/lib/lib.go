@@ -135,12 +135,13 @@ func recoverJournal(ctx context.Context, path string) error { // want recoverJou
 }
 
 // Start makes its own context for a worker pool that waits on
-// in-process channels only: no claim.
-func Start(jobs chan string) {
-	drain(context.Background(), jobs)
+// in-process channels: the wait can last forever, and a caller's context
+// would end it. The claim stands.
+func Start(jobs chan string) { // want Start:`^dropsCtx\(context.Background\)$`
+	consume(context.Background(), jobs)
 }
 
-func drain(ctx context.Context, jobs chan string) { // want drain:`^ctxIO\(0:local\)$`
+func consume(ctx context.Context, jobs chan string) { // want consume:`^ctxIO\(0\)$`
 	for {
 		select {
 		case <-ctx.Done():

@@ -8,6 +8,7 @@ package handoff
 import (
 	"context"
 	"database/sql"
+	"os"
 	"time"
 )
 
@@ -92,18 +93,19 @@ func NewSweeper() {
 
 // openJournal makes its own context for local work only.
 func openJournal(path string) error {
-	return replay(context.Background(), path) // seam: silent (the root reaches only an in-process wait)
+	return replay(context.Background(), path) // seam: silent (the root reaches only local file work)
 }
 
 func replay(ctx context.Context, path string) error {
-	done := make(chan struct{})
-	go func() { close(done) }()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-done:
-		return nil
+	for _, seg := range []string{path + ".1", path + ".2"} {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := os.Remove(seg); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // handle has a context and calls the helper: the helper drops no bound on
