@@ -28,8 +28,22 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 		// points that drop a context are in the twins table.
 		return
 	}
-	for _, info := range named {
-		info.ignoresCtx = e.ignoresCtx(info.fn)
+	// To a fixed point: a function handing its context only to ones that
+	// ignore theirs ignores it too (a logger getter reading a value).
+	for changed := true; changed; {
+		changed = false
+		for _, info := range named {
+			if !info.ignoresCtx && e.ignoresCtx(info.fn) {
+				info.ignoresCtx, changed = true, true
+			}
+		}
+	}
+	for _, u := range roots {
+		for _, s := range u.Sinks {
+			if m := s.Callee; m != nil && e.byObj[m.Origin()] == nil && e.imported(m.Origin()) == nil && e.implsIgnoreCtx(m.Origin()) {
+				e.res.implsIgnore[m.Origin()] = true
+			}
+		}
 	}
 	e.computeWaits(named)
 	e.markLocalSinks(roots)
@@ -184,8 +198,10 @@ func (e *engine) exempt(callee *types.Func) bool {
 	if info := e.byObj[callee]; info != nil {
 		return info.ignoresCtx
 	}
-	s := e.imported(callee)
-	return s != nil && s.IgnoresCtx
+	if s := e.imported(callee); s != nil {
+		return s.IgnoresCtx
+	}
+	return e.implsIgnoreCtx(callee)
 }
 
 // onlyLocalWork reports whether a context handed to callee reaches only
@@ -272,17 +288,35 @@ func (e *engine) ignoresCtx(fn *ssa.Function) bool {
 					continue
 				}
 				c, ok := r.(ssa.CallInstruction)
-				if !ok || c.Common().Value == p {
+				if !ok {
 					return false
 				}
+				if cc := c.Common(); cc.Value == p {
+					// ctx.Value(key): a logger or a request ID, no bound.
+					if !cc.IsInvoke() || cc.Method.Name() != "Value" {
+						return false
+					}
+					continue
+				}
 				callee := calleeFunc(c.Common())
-				if callee == nil || !isExemptSink(callee) || c.Common().IsInvoke() && c.Common().Value == p {
+				if callee == nil || !isExemptSink(callee) && !e.knownToIgnore(callee) {
 					return false
 				}
 			}
 		}
 	}
 	return has
+}
+
+// knownToIgnore reports whether callee is already known to ignore its
+// context: this package's claim so far, or its fact.
+func (e *engine) knownToIgnore(callee *types.Func) bool {
+	callee = callee.Origin()
+	if info := e.byObj[callee]; info != nil {
+		return info.ignoresCtx
+	}
+	s := e.imported(callee)
+	return s != nil && s.IgnoresCtx
 }
 
 // computeWaits sets the Waits claim of the named functions that take no

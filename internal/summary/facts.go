@@ -26,7 +26,8 @@ type FuncSummary struct {
 	DropsCtx *Drop
 
 	// IgnoresCtx is set when the function takes a context and never uses
-	// it (or only logs with it): passing it a root context drops
+	// it (or only logs with it, reads values from it, or hands it to
+	// functions that ignore theirs): passing it a root context drops
 	// nothing. Read by ctxdrop.
 	IgnoresCtx bool
 

@@ -176,15 +176,62 @@ func (e *engine) visibleImpls(m *types.Func) *FuncSummary {
 		return s
 	}
 	e.implSums[m] = nil // cycle guard
+	var sum FuncSummary
+	e.eachVisibleImpl(m, func(impl *types.Func) {
+		s := e.summaryOfFunc(impl.Origin())
+		if s == nil {
+			return
+		}
+		for _, r := range s.Reaches {
+			r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
+			sum.Reaches = addReach(sum.Reaches, r)
+		}
+		for _, k := range s.CtxIO {
+			sum.CtxIO = addInt(sum.CtxIO, k)
+		}
+		for _, k := range s.CtxRemote {
+			sum.CtxRemote = addInt(sum.CtxRemote, k)
+		}
+	})
+	if len(sum.Reaches) == 0 && len(sum.CtxIO) == 0 {
+		return nil
+	}
+	e.implSums[m] = &sum
+	return &sum
+}
+
+// implsIgnoreCtx reports whether an interface method has implementations
+// this package can see and every one ignores its context (a store whose
+// methods take "_ context.Context" and use one of their own).
+func (e *engine) implsIgnoreCtx(m *types.Func) bool {
+	if e.std {
+		return false
+	}
+	n, all := 0, true
+	e.eachVisibleImpl(m, func(impl *types.Func) {
+		n++
+		impl = impl.Origin()
+		if info := e.byObj[impl]; info != nil {
+			all = all && info.ignoresCtx
+			return
+		}
+		s := e.imported(impl)
+		all = all && s != nil && s.IgnoresCtx
+	})
+	return n > 0 && all
+}
+
+// eachVisibleImpl calls f with the implementations of interface method m
+// declared in this package and the packages it imports directly.
+func (e *engine) eachVisibleImpl(m *types.Func, f func(impl *types.Func)) {
 	recv := m.Type().(*types.Signature).Recv()
 	if recv == nil {
-		return nil
+		return
 	}
 	iface, ok := recv.Type().Underlying().(*types.Interface)
 	if !ok || iface.NumMethods() == 0 {
-		return nil
+		return
 	}
-	var sum FuncSummary
 	pkgs := append([]*types.Package{e.pass.Pkg}, e.pass.Pkg.Imports()...)
 	for _, p := range pkgs {
 		scope := p.Scope()
@@ -204,29 +251,9 @@ func (e *engine) visibleImpls(m *types.Func) *FuncSummary {
 				}
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-			impl, ok := obj.(*types.Func)
-			if !ok {
-				continue
-			}
-			s := e.summaryOfFunc(impl.Origin())
-			if s == nil {
-				continue
-			}
-			for _, r := range s.Reaches {
-				r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
-				sum.Reaches = addReach(sum.Reaches, r)
-			}
-			for _, k := range s.CtxIO {
-				sum.CtxIO = addInt(sum.CtxIO, k)
-			}
-			for _, k := range s.CtxRemote {
-				sum.CtxRemote = addInt(sum.CtxRemote, k)
+			if impl, ok := obj.(*types.Func); ok {
+				f(impl)
 			}
 		}
 	}
-	if len(sum.Reaches) == 0 && len(sum.CtxIO) == 0 {
-		return nil
-	}
-	e.implSums[m] = &sum
-	return &sum
 }

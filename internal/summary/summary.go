@@ -94,6 +94,10 @@ type Result struct {
 	// positions of the chain (each call, then the root creation), for
 	// Diagnostic.Related.
 	dropPos map[*types.Func][]token.Pos
+	// implsIgnore holds the interface methods, declared elsewhere, that a
+	// root context is handed to and whose visible implementations all
+	// ignore their context.
+	implsIgnore map[*types.Func]bool
 }
 
 func (r *Result) ready() {
@@ -148,9 +152,10 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 		return nil, err // the drivers validate the options before any run
 	}
 	res := &Result{
-		local:    map[*types.Func]*FuncSummary{},
-		imported: map[*types.Func]*FuncSummary{},
-		dropPos:  map[*types.Func][]token.Pos{},
+		local:       map[*types.Func]*FuncSummary{},
+		imported:    map[*types.Func]*FuncSummary{},
+		dropPos:     map[*types.Func][]token.Pos{},
+		implsIgnore: map[*types.Func]bool{},
 	}
 	// A package that cannot reach a context or outbound work has nothing
 	// to summarise. SSA cannot be built from ill-typed code: drivers do
@@ -363,14 +368,15 @@ func isExemptSink(callee *types.Func) bool {
 }
 
 // Exempt reports whether passing a root context to callee drops nothing
-// that matters: a values-only consumer, a cleanup call, or a function
-// whose summary says it ignores its context.
+// that matters: a values-only consumer, a cleanup call, a function whose
+// summary says it ignores its context, or an interface method whose
+// implementations here all do.
 func (r *Result) Exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	s := r.Of(callee)
-	return s != nil && s.IgnoresCtx
+	return s != nil && s.IgnoresCtx || callee != nil && r.implsIgnore[callee.Origin()]
 }
 
 // LocalDatabase reports whether the package's database is in process

@@ -9,24 +9,27 @@ import (
 )
 
 func Handle(w http.ResponseWriter, r *http.Request) {
-	lib.Load("1")               // want `call to lib.Load drops the caller's context: it makes its own context.Background\(\) for context-taking work \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Load and pass r.Context\(\) \(1 more call in this package\)`
-	lib.Wrapped()               // want `call to lib.Wrapped drops the caller's context: .*via lib.inner`
-	(&lib.Store{}).Fetch()      // want `call to lib.Store.Fetch drops`
-	lib.Generic[int](1)         // want `call to lib.Generic drops`
-	(&lib.Box[string]{}).Save() // want `call to lib.Box.Save drops`
-	lib.Ping(3)                 // want `call to lib.Ping drops`
-	lib.Good(r.Context())       // ok
-	lib.StartWorker()           // ok
-	_ = lib.Lazy()              // ok
-	local()                     // want `call to app.local drops the caller's context: .* via app.helper`
-	lib.Connect("db:5432")      // want `call to lib.Connect drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Connect and call \(\*net.Dialer\).DialContext with it`
-	lib.Health()                // want `call to lib.Health drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+ via lib.Connect\)`
-	lib.Resolve("db")           // ok: the resolver bounds the lookup on its own
-	lib.Open("/data/db")        // ok: the context made inside reaches only local work
-	lib.Start(nil)              // want `call to lib.Start drops the caller's context: it makes its own context.Background\(\)`
-	lib.Sync("/data/db")        // want `call to lib.Sync drops the caller's context: it makes its own context.Background\(\)`
-	_, _ = lib.NewReq("u")      // ok: the caller may attach its context
-	relay.Relay("r")            // want `call to relay.Relay drops the caller's context: .* via lib.Load`
+	lib.Load("1")                                            // want `call to lib.Load drops the caller's context: it makes its own context.Background\(\) for context-taking work \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Load and pass r.Context\(\) \(1 more call in this package\)`
+	lib.Wrapped()                                            // want `call to lib.Wrapped drops the caller's context: .*via lib.inner`
+	(&lib.Store{}).Fetch()                                   // want `call to lib.Store.Fetch drops`
+	lib.Generic[int](1)                                      // want `call to lib.Generic drops`
+	(&lib.Box[string]{}).Save()                              // want `call to lib.Box.Save drops`
+	lib.Ping(3)                                              // want `call to lib.Ping drops`
+	lib.Good(r.Context())                                    // ok
+	lib.StartWorker()                                        // ok
+	_ = lib.Lazy()                                           // ok
+	local()                                                  // want `call to app.local drops the caller's context: .* via app.helper`
+	lib.Connect("db:5432")                                   // want `call to lib.Connect drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+\); add a context.Context parameter to lib.Connect and call \(\*net.Dialer\).DialContext with it`
+	lib.Health()                                             // want `call to lib.Health drops the caller's context: it calls net.Dial, which takes none \(lib.go:\d+:\d+ via lib.Connect\)`
+	lib.Resolve("db")                                        // ok: the resolver bounds the lookup on its own
+	lib.Open("/data/db")                                     // ok: the context made inside reaches only local work
+	lib.Start(nil)                                           // want `call to lib.Start drops the caller's context: it makes its own context.Background\(\)`
+	lib.Sync("/data/db")                                     // want `call to lib.Sync drops the caller's context: it makes its own context.Background\(\)`
+	_, _ = lib.NewReq("u")                                   // ok: the caller may attach its context
+	_ = lib.LogPrefix(context.Background())                  // ok: it only reads values from its context
+	lib.NewCacheStore().Load(context.Background(), "k")      // ok: every implementation here ignores its context
+	lib.NewFetcher().Fetch(context.Background(), "http://x") // want `context.Background\(\) passed to lib.Fetcher.Fetch while r.Context\(\) is available`
+	relay.Relay("r")                                         // want `call to relay.Relay drops the caller's context: .* via lib.Load`
 }
 
 func local() {

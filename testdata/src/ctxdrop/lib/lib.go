@@ -173,3 +173,52 @@ func syncRemote(ctx context.Context, path string) error { // want syncRemote:`^r
 func NewReq(u string) (*http.Request, error) { // want NewReq:`^returns\(request0:unbounded\)$`
 	return http.NewRequest("GET", u, nil)
 }
+
+type ctxKey struct{}
+
+// RequestID reads a value from its context: its deadline and cancellation
+// are not used, so it ignores the context.
+func RequestID(ctx context.Context) string { // want RequestID:`^ignoresCtx$`
+	id, _ := ctx.Value(ctxKey{}).(string)
+	return id
+}
+
+// LogPrefix hands its context only to RequestID: it ignores it too.
+func LogPrefix(ctx context.Context) string { // want LogPrefix:`^ignoresCtx$`
+	return "[" + RequestID(ctx) + "]"
+}
+
+// Cache's one implementation here ignores the context it is given and
+// uses one of its own.
+type Cache interface {
+	Load(ctx context.Context, id string) (string, error)
+}
+
+type cacheStore struct{ ctx context.Context } // want ctx:"ctx:unbounded"
+
+func NewCacheStore() Cache { return &cacheStore{ctx: context.TODO()} }
+
+func (s *cacheStore) Load(_ context.Context, id string) (string, error) { // want Load:`^ignoresCtx$`
+	return id, s.ctx.Err()
+}
+
+// Fetcher's implementation here uses its context for a request.
+type Fetcher interface {
+	Fetch(ctx context.Context, url string) error // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\)$`
+}
+
+type httpFetcher struct{}
+
+func NewFetcher() Fetcher { return httpFetcher{} }
+
+func (httpFetcher) Fetch(ctx context.Context, url string) error { // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\)$`
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
