@@ -500,8 +500,8 @@ func TestDriversAgreeOnDependencyRoots(t *testing.T) {
 	require.NoError(t, os.CopyFS(dir, os.DirFS("../../testdata/modules/depdrop")))
 	want := []string{
 		"app.go:13:2: call to hystrix.Do drops the caller's context: hystrix.Do makes its own context.Background() in example.com/hystrix",
-		"app.go:33:9: call to app.local drops the caller's context: it makes its own context.Background()",
-		"app.go:45:9: call to app.charge2 drops the caller's context: hystrix.Do makes its own context.Background() in example.com/hystrix",
+		"app.go:43:9: call to app.local drops the caller's context: it makes its own context.Background()",
+		"app.go:55:9: call to app.charge2 drops the caller's context: hystrix.Do makes its own context.Background() in example.com/hystrix",
 	}
 	for _, args := range [][]string{
 		{bin, "-checks=ctxdrop", "./..."},
