@@ -240,11 +240,15 @@ func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *sum
 // reason, and does not call it a mistake. The finding would tell the
 // author what they already know.
 func explainsDetachment(text string) bool {
+	// "should still wait" states the intent; a bare "should" (we should
+	// pass ctx) calls the code wrong.
+	text = strings.ReplaceAll(text, "should still", "still")
 	if text == "" || containsAny(text, "mistake", "bug", "todo", "fixme", "wrong", "should") {
 		return false
 	}
 	return containsAny(text, "context", "ctx", "detach") &&
-		containsAny(text, "because", "since ", "so that", "so it", "must ", "needs to", "on purpose", "deliberately", "intentionally", "otherwise", "outlive")
+		containsAny(text, "because", "since ", "so that", "so it", "must ", "needs to", "on purpose", "deliberately", "intentionally", "otherwise", "outlive",
+			"therefore", "still wait", "even when", "even if", "regardless", "do not want", "don't want", "avoid")
 }
 
 func containsAny(s string, words ...string) bool {

@@ -256,6 +256,14 @@ func start(ctx context.Context, c checker) {
 	c.Run( //nolint:ctxdrop
 		context.Background(), // want `context.Background\(\) passed to basic.checker.Run`
 	)
+	// When the context is canceled, the run should still wait for its
+	// peers. Therefore, we use [context.Background] here.
+	c.Run(context.Background())
+	// We do not want to propagate the context: a cancelled request must
+	// not stop the flush.
+	c.Run(context.Background())
+	// We should pass the context here.
+	c.Run(context.Background()) // want `context.Background\(\) passed to basic.checker.Run`
 }
 
 type service struct{}
