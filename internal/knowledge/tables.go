@@ -268,6 +268,11 @@ var retainingContext = map[string]bool{
 	// the verifier lives: a deadline on it would break every later fetch.
 	"github.com/coreos/go-oidc/v3/oidc.NewRemoteKeySet":             true,
 	"(*github.com/coreos/go-oidc/v3/oidc.Provider).VerifierContext": true,
+	// pgx's pool creates its minimum idle connections in a goroutine with
+	// the context it is given, after returning: a request's context would
+	// cancel them.
+	"github.com/jackc/pgx/v5/pgxpool.New":           true,
+	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": true,
 }
 
 // serves start servers.
