@@ -497,10 +497,62 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
 		return false // db.Query on an in-process database
 	}
-	if c.setUp(cur, call) || c.localDial(call) {
+	if c.setUp(cur, call) || c.localDial(call) || c.dialerCarriesDeadline(cur, call) {
 		return false
 	}
 	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+}
+
+// dialerCarriesDeadline reports whether the dialer a dial is made with
+// (tls.DialWithDialer's first argument, the receiver of
+// (*net.Dialer).Dial) gets the context's deadline in the same function:
+//
+//	if t, ok := ctx.Deadline(); ok { d.Deadline = t }
+//	return tls.DialWithDialer(d, network, addr, cfg)
+//
+// The caller's deadline travels; only cancellation is lost, and the
+// dialer of crypto/tls has no context-taking form before Go 1.15.
+func (c *checker) dialerCarriesDeadline(cur inspector.Cursor, call *ast.CallExpr) bool {
+	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	owner, ok := enclosingFunc(cur)
+	if callee == nil || !ok {
+		return false
+	}
+	var dialer ast.Expr
+	switch callee.FullName() {
+	case "crypto/tls.DialWithDialer":
+		if len(call.Args) > 0 {
+			dialer = call.Args[0]
+		}
+	case "(*net.Dialer).Dial":
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			dialer = sel.X
+		}
+	}
+	id, ok := ast.Unparen(dialer).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := c.pass.TypesInfo.ObjectOf(id)
+	setsDeadline, readsDeadline := false, false
+	ast.Inspect(owner.Node(), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Deadline" {
+					if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(x) == obj {
+						setsDeadline = true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Deadline" && analysisutil.IsContext(c.pass.TypesInfo.TypeOf(sel.X)) {
+				readsDeadline = true
+			}
+		}
+		return true
+	})
+	return setsDeadline && readsDeadline
 }
 
 // handsLocalDB reports whether the call is handed the package's

@@ -182,3 +182,19 @@ func usePrimary(ctx context.Context, s *store) string {
 	_, p := s.PrimaryInfo()
 	return p
 }
+
+// dialTLS copies the context's deadline into the dialer: the caller's
+// deadline travels, and only cancellation is lost.
+func dialTLS(ctx context.Context, addr string) (*tls.Conn, error) {
+	d := &net.Dialer{Timeout: 30 * time.Second}
+	if t, ok := ctx.Deadline(); ok {
+		d.Deadline = t
+	}
+	return tls.DialWithDialer(d, "tcp", addr, nil) // ok: the dialer carries the deadline
+}
+
+// dialTLSLoose does not.
+func dialTLSLoose(ctx context.Context, addr string) (*tls.Conn, error) {
+	d := &net.Dialer{Timeout: 30 * time.Second}
+	return tls.DialWithDialer(d, "tcp", addr, nil) // want `tls.DialWithDialer ignores the caller's context`
+}
