@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -445,17 +446,63 @@ func storesCancelFunc(al *ssa.Alloc) bool {
 	return false
 }
 
-// cancelKept reports whether a cancel function is stored into a field or
-// a package variable, to be called when the owner stops.
+// cancelKept reports whether a cancel function is kept for later: stored
+// into a field or a package variable, handed to a call (a close hook:
+// p.OnClose(cancel)), or captured by a closure that is (p.AddOnClose(key,
+// func() { cancel() })). The context's lifetime is then managed
+// explicitly, by whatever calls it.
 func cancelKept(cancel ssa.Value) bool {
 	refs := cancel.Referrers()
 	if refs == nil {
 		return false
 	}
 	for _, r := range *refs {
-		if st, ok := r.(*ssa.Store); ok && st.Val == cancel {
-			switch st.Addr.(type) {
-			case *ssa.FieldAddr, *ssa.Global:
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Val == cancel {
+				switch a := r.Addr.(type) {
+				case *ssa.FieldAddr, *ssa.Global:
+					return true
+				case *ssa.Alloc:
+					// A variable captured by closures: kept if one of
+					// them is.
+					if a.Referrers() != nil {
+						for _, ar := range *a.Referrers() {
+							if mc, ok := ar.(*ssa.MakeClosure); ok && closureRegistered(mc) {
+								return true
+							}
+						}
+					}
+				}
+			}
+		case *ssa.Call:
+			if r.Call.Value != cancel && slices.Contains(r.Call.Args, cancel) {
+				return true
+			}
+		case *ssa.MakeClosure:
+			if closureRegistered(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closureRegistered reports whether a closure is handed to a call as an
+// argument or stored: kept to run later, not run now.
+func closureRegistered(mc *ssa.MakeClosure) bool {
+	refs := mc.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if r.Call.Value != ssa.Value(mc) && slices.Contains(r.Call.Args, ssa.Value(mc)) {
+				return true
+			}
+		case *ssa.Store:
+			if r.Val == ssa.Value(mc) {
 				return true
 			}
 		}
