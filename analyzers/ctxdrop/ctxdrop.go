@@ -180,9 +180,37 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || s.SetUp || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
 			continue
 		}
+		if (s.Kind == summary.SinkGo || s.InGoroutine) && !c.joins(owner) {
+			// A goroutine the function does not wait for outlives it: the
+			// caller's context would be cancelled under it, so a fresh
+			// one is deliberate, and what it lacks is a deadline of its
+			// own, which is notimeout's finding.
+			continue
+		}
 		sinks = append(sinks, s)
 	}
 	return sc, sinks
+}
+
+// joins reports whether a function waits for the goroutines it starts
+// (sync.WaitGroup's or errgroup.Group's Wait): their work is then part of
+// the caller's, and should have its context.
+func (c *checker) joins(owner inspector.Cursor) bool {
+	found := false
+	ast.Inspect(owner.Node(), func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, call); fn != nil {
+			switch fn.FullName() {
+			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // checkRoot applies rule 1 to a root-context creation.

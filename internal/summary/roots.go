@@ -56,8 +56,9 @@ type Sink struct {
 	Callee *types.Func
 	// InClosure is set when the sink is in a closure of the function
 	// that made the root, not in its own body; InDeferredClosure when
-	// that closure is run by a defer statement.
-	InClosure, InDeferredClosure bool
+	// that closure is run by a defer statement, InGoroutine when by a go
+	// statement.
+	InClosure, InDeferredClosure, InGoroutine bool
 	// PreCancelled is set when the context reaching the sink was
 	// cancelled before it: "ctx, cancel := context.WithCancel(bg);
 	// cancel()" makes an already-done context on purpose (close now, do
@@ -374,6 +375,7 @@ func (rf *rootFlow) sink(s Sink, instr ssa.Instruction) {
 	if fn != rf.use.Func {
 		s.InClosure = true
 		s.InDeferredClosure = deferredClosure(fn)
+		s.InGoroutine = goClosure(fn)
 	}
 	for _, c := range rf.cancels {
 		if cancelledBefore(c, instr) {
@@ -411,6 +413,25 @@ func cancelledBefore(cancel ssa.Value, instr ssa.Instruction) bool {
 
 // deferredClosure reports whether fn is a closure run by a defer
 // statement in the function that makes it.
+// goClosure reports whether fn is a closure its parent starts with a go
+// statement.
+func goClosure(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if g, ok := instr.(*ssa.Go); ok {
+				if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func deferredClosure(fn *ssa.Function) bool {
 	parent := fn.Parent()
 	if parent == nil {

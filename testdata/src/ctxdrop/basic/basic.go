@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -31,8 +32,19 @@ func derived(ctx context.Context) {
 	work(tctx)
 }
 
+// A goroutine the function waits for does the caller's work: reported.
 func goroutine(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go work(context.Background()) // want `context.Background\(\) passed to a goroutine while ctx is available`
+	wg.Wait()
+}
+
+// ok: a goroutine left running outlives the function; the caller's
+// context would be cancelled under it, and its missing deadline is
+// notimeout's to report.
+func fireAndForget(ctx context.Context) {
+	go work(context.Background())
 }
 
 func stored(ctx context.Context) *job {

@@ -75,9 +75,19 @@ func outer() {
 	go func() { work(bg) }()
 }
 
-// A root context captured by a goroutine closure is reported where it is made.
+// A root context captured by a goroutine closure the function waits for is
+// reported where it is made.
 func capturedRoot(ctx context.Context) {
+	var wg sync.WaitGroup
 	bg := context.Background() // want `context.Background\(\) passed to closures.work while ctx is available`
+	wg.Add(1)
+	go func() { defer wg.Done(); work(bg) }()
+	wg.Wait()
+}
+
+// ok: the goroutine is left running.
+func capturedRootDetached(ctx context.Context) {
+	bg := context.Background()
 	go func() { work(bg) }()
 }
 

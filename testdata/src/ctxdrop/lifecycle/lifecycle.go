@@ -1,6 +1,9 @@
 package lifecycle
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 type participant struct{ onClose []func() }
 
@@ -23,10 +26,13 @@ func JoinDirect(ctx context.Context, p *participant) {
 	go notify(alive, p)
 }
 
-// JoinDeferred cancels when Join returns: the goroutine is cut loose from
-// the caller for no lifetime of its own.
-func JoinDeferred(ctx context.Context, p *participant) {
+// JoinWaited cancels when it returns and waits for the goroutine: its
+// work is the caller's, cut loose from the caller's context.
+func JoinWaited(ctx context.Context, p *participant) {
+	var wg sync.WaitGroup
 	alive, cancel := context.WithCancel(context.Background()) // want `context.Background\(\) passed to a goroutine while ctx is available`
 	defer cancel()
+	wg.Add(1)
 	go notify(alive, p)
+	wg.Wait()
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -112,4 +113,25 @@ func replay(ctx context.Context, path string) error {
 // a dependency, so neither reports the call.
 func handle(ctx context.Context) error {
 	return openJournal("/var/lib/app/journal") // seam: silent (openJournal's root reaches only local work)
+}
+
+// fireAndForget leaves a goroutine running: the caller's context would be
+// cancelled under it, so ctxdrop accepts the fresh one; it has no deadline.
+func fireAndForget(ctx context.Context) {
+	bg := context.Background() // seam: notimeout (a goroutine left running: no deadline, and no drop)
+	go func() {
+		_, _ = db.ExecContext(bg, "insert into audit values (1)")
+	}()
+}
+
+// fanOut waits for its goroutines: their work is the caller's.
+func fanOut(ctx context.Context) {
+	var wg sync.WaitGroup
+	bg := context.Background() // seam: ctxdrop
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, _ = db.ExecContext(bg, "update stats set n = n + 1")
+	}()
+	wg.Wait()
 }
