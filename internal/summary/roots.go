@@ -374,8 +374,7 @@ func (rf *rootFlow) sink(s Sink, instr ssa.Instruction) {
 	fn := instr.Parent()
 	if fn != rf.use.Func {
 		s.InClosure = true
-		s.InDeferredClosure = deferredClosure(fn)
-		s.InGoroutine = goClosure(fn)
+		s.InDeferredClosure, s.InGoroutine = closureRunBy(fn)
 	}
 	for _, c := range rf.cancels {
 		if cancelledBefore(c, instr) {
@@ -411,47 +410,36 @@ func cancelledBefore(cancel ssa.Value, instr ssa.Instruction) bool {
 	return false
 }
 
-// deferredClosure reports whether fn is a closure run by a defer
-// statement in the function that makes it.
-// goClosure reports whether fn is a closure its parent starts with a go
-// statement.
-func goClosure(fn *ssa.Function) bool {
+// closureRunBy reports whether fn is a closure that the function making
+// it runs with a defer statement, or starts with a go statement.
+func closureRunBy(fn *ssa.Function) (deferred, goroutine bool) {
 	parent := fn.Parent()
 	if parent == nil {
-		return false
+		return false, false
 	}
 	for _, b := range parent.Blocks {
 		for _, instr := range b.Instrs {
-			if g, ok := instr.(*ssa.Go); ok {
-				if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func deferredClosure(fn *ssa.Function) bool {
-	parent := fn.Parent()
-	if parent == nil {
-		return false
-	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			d, ok := instr.(*ssa.Defer)
-			if !ok {
+			var c *ssa.CallCommon
+			switch instr := instr.(type) {
+			case *ssa.Defer:
+				c = &instr.Call
+			case *ssa.Go:
+				c = &instr.Call
+			default:
 				continue
 			}
-			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				return true
+			mc, ok := c.Value.(*ssa.MakeClosure)
+			if c.Value != ssa.Value(fn) && (!ok || mc.Fn != fn) {
+				continue
 			}
-			if d.Call.Value == fn {
-				return true
+			if _, ok := instr.(*ssa.Defer); ok {
+				deferred = true
+			} else {
+				goroutine = true
 			}
 		}
 	}
-	return false
+	return deferred, goroutine
 }
 
 // storesCancelFunc reports whether a struct allocation also gets a
