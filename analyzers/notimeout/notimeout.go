@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -334,15 +335,29 @@ func definesCommands(pass *analysis.Pass) bool {
 		for _, spec := range f.Imports {
 			path, _ := strconv.Unquote(spec.Path.Value)
 			imports = imports || knowledge.IsCLIFramework(path)
+			// kong's commands are types with a Run method, declared
+			// anywhere: a file importing it is a command's.
+			commands = commands || path == "github.com/alecthomas/kong"
 		}
 		if !imports {
 			continue
 		}
 		serving := false
 		ast.Inspect(f, func(n ast.Node) bool {
+			if serving {
+				return false
+			}
+			if st, ok := n.(*ast.StructType); ok {
+				// kong declares commands as struct fields tagged cmd.
+				if name, ok := kongCommand(st); ok {
+					commands = true
+					serving = serving || knowledge.IsServerCommandName(name)
+				}
+				return true
+			}
 			lit, ok := n.(*ast.CompositeLit)
-			if !ok || serving {
-				return !serving
+			if !ok {
+				return true
 			}
 			t := pass.TypesInfo.TypeOf(lit)
 			if t == nil {
@@ -377,6 +392,34 @@ func definesCommands(pass *analysis.Pass) bool {
 		}
 	}
 	return commands
+}
+
+// kongCommand returns the name of a server command among a struct's
+// fields tagged as kong commands (`cmd:""`), by their name tag or their
+// lowercased field name, or any command's name when none serves; false
+// when no field is a command.
+func kongCommand(st *ast.StructType) (string, bool) {
+	found, first := false, ""
+	for _, f := range st.Fields.List {
+		if f.Tag == nil || len(f.Names) == 0 {
+			continue
+		}
+		tag := reflect.StructTag(strings.Trim(f.Tag.Value, "`"))
+		if _, ok := tag.Lookup("cmd"); !ok {
+			continue
+		}
+		name := tag.Get("name")
+		if name == "" {
+			name = strings.ToLower(f.Names[0].Name)
+		}
+		if knowledge.IsServerCommandName(name) {
+			return name, true
+		}
+		if !found {
+			found, first = true, name
+		}
+	}
+	return first, found
 }
 
 // typeName returns the full name of a named type ("github.com/spf13/cobra.Command").

@@ -47,7 +47,9 @@ import (
 //     key set) is given a long-lived one on purpose;
 //   - startup: work done once by a function named for start-up, with a
 //     context of its own, is start-up (loops, goroutines and shared
-//     contexts are not).
+//     contexts are not);
+//   - kongcmd and kongserve: a kong command's package is a one-shot
+//     tool's unless its CLI declares a server command.
 func TestDefaultOptions(t *testing.T) {
 	results := analysistest.Run(t, resilvettest.TestData(), notimeout.Analyzer,
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
@@ -55,7 +57,7 @@ func TestDefaultOptions(t *testing.T) {
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
 		"notimeout/grpcxdeadline", "notimeout/grpcconnuse", "notimeout/lazyinit", "notimeout/mailsend", "notimeout/acme", "notimeout/harnesst", "notimeout/schema", "notimeout/storage/sqlite3", "notimeout/storage/postgres", "notimeout/pproftool", "notimeout/grpcxretryonly", "notimeout/everyday",
 		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness",
-		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse", "notimeout/startup")
+		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse", "notimeout/startup", "notimeout/kongcmd", "notimeout/kongserve")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "notimeout/edgeoff" {

@@ -194,6 +194,12 @@ func IsRootContext(fullName string) bool { return rootContexts[fullName] }
 // root context to it drops nothing that matters for resilience.
 func IsValueOnlyContextSink(fullName string) bool { return valueOnlySinks[fullName] }
 
+// IsContextDerivation reports whether the named function returns a
+// context derived from the one it is given and does nothing else with it
+// (context.WithValue, a tracer's Start): a context handed to it matters
+// only as much as the derived one does.
+func IsContextDerivation(fullName string) bool { return derivations[fullName] }
+
 // IsLoggingOrMetricsName reports whether a function or method name says
 // it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
 // recordConnectionMetrics…). Third-party loggers and metrics callbacks
@@ -513,6 +519,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range cleanupSinks {
+		seen[k] = true
+	}
+	for k := range derivations {
 		seen[k] = true
 	}
 	for k := range retryLayers {

@@ -39,6 +39,36 @@ var valueOnlySinks = map[string]bool{
 	"runtime/trace.Logf":               true,
 	"runtime/trace.StartRegion":        true,
 	"runtime/trace.WithRegion":         true,
+	// OpenTelemetry's metric instruments read the context for exemplars
+	// and baggage only.
+	"(go.opentelemetry.io/otel/metric.Float64Counter).Add":       true,
+	"(go.opentelemetry.io/otel/metric.Float64Gauge).Record":      true,
+	"(go.opentelemetry.io/otel/metric.Float64Histogram).Record":  true,
+	"(go.opentelemetry.io/otel/metric.Float64UpDownCounter).Add": true,
+	"(go.opentelemetry.io/otel/metric.Int64Counter).Add":         true,
+	"(go.opentelemetry.io/otel/metric.Int64Gauge).Record":        true,
+	"(go.opentelemetry.io/otel/metric.Int64Histogram).Record":    true,
+	"(go.opentelemetry.io/otel/metric.Int64UpDownCounter).Add":   true,
+}
+
+// derivations return a context made from the one they are given, adding
+// values, a span or a deadline and nothing else: what the result is used
+// for is what the given context is used for.
+var derivations = map[string]bool{
+	"context.WithValue":                                       true,
+	"context.WithCancel":                                      true,
+	"context.WithCancelCause":                                 true,
+	"context.WithTimeout":                                     true,
+	"context.WithTimeoutCause":                                true,
+	"context.WithDeadline":                                    true,
+	"context.WithDeadlineCause":                               true,
+	"context.WithoutCancel":                                   true,
+	"(go.opentelemetry.io/otel/trace.Tracer).Start":           true,
+	"go.opentelemetry.io/otel/trace.ContextWithSpan":          true,
+	"go.opentelemetry.io/otel/trace.ContextWithSpanContext":   true,
+	"go.opentelemetry.io/otel/baggage.ContextWithBaggage":     true,
+	"google.golang.org/grpc/metadata.NewOutgoingContext":      true,
+	"google.golang.org/grpc/metadata.AppendToOutgoingContext": true,
 }
 
 // cleanupSinks are meant to receive a fresh context after the request
@@ -370,10 +400,11 @@ var embeddedSQLDriverNames = map[string]bool{
 // cliFrameworks are CLI frameworks: a package defining their commands is a
 // one-shot tool's, like package main.
 var cliFrameworks = map[string]bool{
-	"github.com/spf13/cobra":   true,
-	"github.com/urfave/cli":    true,
-	"github.com/urfave/cli/v2": true,
-	"github.com/urfave/cli/v3": true,
+	"github.com/alecthomas/kong": true,
+	"github.com/spf13/cobra":     true,
+	"github.com/urfave/cli":      true,
+	"github.com/urfave/cli/v2":   true,
+	"github.com/urfave/cli/v3":   true,
 }
 
 // cliCommandTypes are those frameworks' command and app types.

@@ -282,30 +282,80 @@ func (e *engine) ignoresCtx(fn *ssa.Function) bool {
 			continue
 		}
 		has = true
-		if refs := p.Referrers(); refs != nil {
-			for _, r := range *refs {
-				if _, ok := r.(*ssa.DebugRef); ok {
-					continue
-				}
-				c, ok := r.(ssa.CallInstruction)
-				if !ok {
-					return false
-				}
-				if cc := c.Common(); cc.Value == p {
-					// ctx.Value(key): a logger or a request ID, no bound.
-					if !cc.IsInvoke() || cc.Method.Name() != "Value" {
-						return false
-					}
-					continue
-				}
-				callee := calleeFunc(c.Common())
-				if callee == nil || !isExemptSink(callee) && !e.knownToIgnore(callee) {
-					return false
-				}
-			}
+		if !e.onlyForValues(p, 0) {
+			return false
 		}
 	}
 	return has
+}
+
+// onlyForValues reports whether a context value is used for its values
+// alone: read with Value, handed to functions that ignore theirs or only
+// log with it, or to a derivation (a tracer's Start, WithValue) whose
+// result is used the same way.
+func (e *engine) onlyForValues(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	if depth > 3 {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		c, ok := r.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		cc := c.Common()
+		if cc.Value == v {
+			// ctx.Value(key): a logger or a request ID, no bound.
+			if !cc.IsInvoke() || cc.Method.Name() != "Value" {
+				return false
+			}
+			continue
+		}
+		callee := calleeFunc(cc)
+		switch {
+		case callee == nil:
+			return false
+		case isExemptSink(callee) || e.knownToIgnore(callee):
+		case knowledge.IsContextDerivation(callee.Origin().FullName()):
+			if !e.derivedOnlyForValues(c, depth) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// derivedOnlyForValues applies onlyForValues to the contexts a
+// derivation returns.
+func (e *engine) derivedOnlyForValues(c *ssa.Call, depth int) bool {
+	if analysisutil.IsContext(c.Type()) {
+		return e.onlyForValues(c, depth+1)
+	}
+	refs := c.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		x, ok := r.(*ssa.Extract)
+		if !ok {
+			if _, dbg := r.(*ssa.DebugRef); dbg {
+				continue
+			}
+			return false
+		}
+		if analysisutil.IsContext(x.Type()) && !e.onlyForValues(x, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // knownToIgnore reports whether callee is already known to ignore its

@@ -1,0 +1,52 @@
+// Package otelwork hands root contexts to OpenTelemetry: metric
+// instruments and spans read the context for its values, never for a
+// deadline.
+package otelwork
+
+import (
+	"context"
+	"net/http"
+
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+)
+
+var (
+	hits    metric.Int64Counter
+	latency metric.Float64Histogram
+	tracer  trace.Tracer
+)
+
+// inc records a metric with the context it is given: it ignores it.
+func inc(ctx context.Context) { hits.Add(ctx, 1) }
+
+// hash starts a span and does in-memory work: the context is used for the
+// span alone.
+func hash(ctx context.Context, s string) int {
+	ctx, span := tracer.Start(ctx, "hash")
+	defer span.End()
+	inc(ctx)
+	return len(s)
+}
+
+// fetch starts a span and sends the request with the derived context.
+func fetch(ctx context.Context, url string) error {
+	ctx, span := tracer.Start(ctx, "fetch")
+	defer span.End()
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func Handle(ctx context.Context) error {
+	latency.Record(context.Background(), 1)        // ok: a metric reads values only
+	inc(context.Background())                      // ok: inc only records a metric
+	_ = hash(context.Background(), "schema")       // ok: the context serves a span only
+	return fetch(context.Background(), "http://x") // want `context.Background\(\) passed to otelwork.fetch while ctx is available`
+}
