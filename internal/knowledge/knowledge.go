@@ -194,6 +194,11 @@ func IsRootContext(fullName string) bool { return rootContexts[fullName] }
 // root context to it drops nothing that matters for resilience.
 func IsValueOnlyContextSink(fullName string) bool { return valueOnlySinks[fullName] }
 
+// IsMetricOption reports whether the named type is a metric API's option
+// for recording a measurement ("go.opentelemetry.io/otel/metric.AddOption"):
+// a method taking them records a metric and reads its context for values.
+func IsMetricOption(typeName string) bool { return metricOptions[typeName] }
+
 // IsContextDerivation reports whether the named function returns a
 // context derived from the one it is given and does nothing else with it
 // (context.WithValue, a tracer's Start): a context handed to it matters

@@ -51,6 +51,13 @@ var valueOnlySinks = map[string]bool{
 	"(go.opentelemetry.io/otel/metric.Int64UpDownCounter).Add":   true,
 }
 
+// metricOptions are the option types of metric instruments' recording
+// methods, by full type name.
+var metricOptions = map[string]bool{
+	"go.opentelemetry.io/otel/metric.AddOption":    true,
+	"go.opentelemetry.io/otel/metric.RecordOption": true,
+}
+
 // derivations return a context made from the one they are given, adding
 // values, a span or a deadline and nothing else: what the result is used
 // for is what the given context is used for.

@@ -364,7 +364,21 @@ func isExemptSink(callee *types.Func) bool {
 		return false
 	}
 	name := callee.FullName()
-	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.RetainsContext(name) || knowledge.IsLoggingOrMetricsName(callee.Name())
+	return knowledge.IsValueOnlyContextSink(name) || knowledge.IsCleanupSink(name) || knowledge.RetainsContext(name) || knowledge.IsLoggingOrMetricsName(callee.Name()) || takesMetricOptions(callee)
+}
+
+// takesMetricOptions reports whether a function's last parameter is a
+// variadic list of a metric API's recording options (OpenTelemetry's
+// AddOption, RecordOption): it records a measurement, whatever its name,
+// as a generic helper's constraint method (m.Add(ctx, v, opts...)) does.
+func takesMetricOptions(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || !sig.Variadic() {
+		return false
+	}
+	last := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+	n, ok := types.Unalias(last).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && knowledge.IsMetricOption(n.Obj().Pkg().Path()+"."+n.Obj().Name())
 }
 
 // Exempt reports whether passing a root context to callee drops nothing

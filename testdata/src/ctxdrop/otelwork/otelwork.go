@@ -17,6 +17,14 @@ var (
 	tracer  trace.Tracer
 )
 
+// counter is a generic helper's constraint: its method takes the metric
+// API's options, so it records a measurement.
+type counter interface {
+	Add(context.Context, int64, ...metric.AddOption)
+}
+
+func add[T counter](ctx context.Context, m T, v int64) { m.Add(ctx, v) }
+
 // inc records a metric with the context it is given: it ignores it.
 func inc(ctx context.Context) { hits.Add(ctx, 1) }
 

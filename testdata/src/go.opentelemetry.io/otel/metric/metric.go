@@ -3,8 +3,10 @@ package metric
 
 import "context"
 
+type AddOption interface{ applyAdd() }
+
 type Int64Counter interface {
-	Add(ctx context.Context, incr int64)
+	Add(ctx context.Context, incr int64, opts ...AddOption)
 }
 
 type Float64Histogram interface {
