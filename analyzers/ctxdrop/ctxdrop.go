@@ -175,6 +175,13 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
 		return nil, nil
 	}
+	if c.boundedWhereMade(cur) && !c.servesRequest(owner, sc) {
+		// context.WithTimeout(context.Background(), 5*time.Second) where
+		// the context in scope is not a request's (start-up, a health
+		// probe, a background loop): a deliberate detachment with its
+		// own bound.
+		return nil, nil
+	}
 	var sinks []summary.Sink
 	for _, s := range u.Sinks {
 		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || s.SetUp || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
@@ -190,6 +197,48 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		sinks = append(sinks, s)
 	}
 	return sc, sinks
+}
+
+// boundedWhereMade reports whether the root context at cur is bounded in
+// the expression that makes it: the first argument of context.WithTimeout
+// or WithDeadline (or their Cause forms).
+func (c *checker) boundedWhereMade(cur inspector.Cursor) bool {
+	if cur.ParentEdgeKind() != edge.CallExpr_Args {
+		return false
+	}
+	fn := analysisutil.CalleeFunc(c.pass.TypesInfo, cur.Parent().Node().(*ast.CallExpr))
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+		return false
+	}
+	switch fn.Name() {
+	case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
+		return true
+	}
+	return false
+}
+
+// servesRequest reports whether the context in scope is an HTTP
+// request's: the function, or one it is inside, is handed an
+// *http.Request.
+func (c *checker) servesRequest(owner inspector.Cursor, sc *inScope) bool {
+	if analysisutil.IsHTTPRequestPtr(sc.obj.Type()) {
+		return true
+	}
+	for e := range owner.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		var ft *ast.FuncType
+		switch n := e.Node().(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		}
+		for _, f := range ft.Params.List {
+			if analysisutil.IsHTTPRequestPtr(c.pass.TypesInfo.TypeOf(f.Type)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // joins reports whether a function waits for the goroutines it starts

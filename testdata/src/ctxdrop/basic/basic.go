@@ -26,8 +26,19 @@ func direct(ctx context.Context, db *sql.DB) {
 	db.QueryContext(context.TODO(), "SELECT 1") // want `context.TODO\(\) passed to sql.DB.QueryContext while ctx is available`
 }
 
-func derived(ctx context.Context) {
-	tctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `context.Background\(\) passed to basic.work while ctx is available`
+// A root bounded where it is made, in a handler: the request's deadline
+// is lost (a caller with 200 ms left waits a second).
+func derived(w http.ResponseWriter, r *http.Request) {
+	tctx, cancel := context.WithTimeout(context.Background(), time.Second) // want `context.Background\(\) passed to basic.work while r.Context\(\) is available`
+	defer cancel()
+	work(tctx)
+}
+
+// ok: bounded where it is made, and the context in scope is not a
+// request's (start-up, a health probe, a background loop): a deliberate
+// detachment with its own bound.
+func derivedNotRequest(ctx context.Context) {
+	tctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	work(tctx)
 }

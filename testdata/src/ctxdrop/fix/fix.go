@@ -14,13 +14,13 @@ import (
 func work(ctx context.Context) error { return ctx.Err() }
 
 func root(ctx context.Context) {
-	work(context.Background())                                       // want `context.Background\(\) passed to fix.work`
-	tctx, cancel := context.WithTimeout(context.TODO(), time.Second) // want `context.TODO\(\) passed to fix.work`
-	defer cancel()
-	work(tctx)
+	work(context.Background()) // want `context.Background\(\) passed to fix.work`
 }
 
 func handler(w http.ResponseWriter, r *http.Request) {
+	tctx, cancel := context.WithTimeout(context.TODO(), time.Second) // want `context.TODO\(\) passed to fix.work`
+	defer cancel()
+	work(tctx)
 	work(context.Background())              // want `passed to fix.work while r.Context\(\) is available`
 	http.NewRequest("GET", "http://x", nil) // want `http.NewRequest ignores`
 	exec.Command("ls", "-l")                // want `exec.Command ignores`

@@ -8,6 +8,7 @@ package handoff
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -50,8 +51,15 @@ func afterDone(ctx context.Context) error {
 	return nil
 }
 
-func boundedDetached(ctx context.Context) error {
+func boundedDetached(w http.ResponseWriter, r *http.Request) error {
 	c, cancel := context.WithTimeout(context.Background(), time.Second) // seam: ctxdrop (detached from the request, though bounded)
+	defer cancel()
+	_, err := db.QueryContext(c, "select 1")
+	return err
+}
+
+func boundedNotRequest(ctx context.Context) error {
+	c, cancel := context.WithTimeout(context.Background(), time.Second) // seam: silent (bounded where made, and the context in scope is not a request's)
 	defer cancel()
 	_, err := db.QueryContext(c, "select 1")
 	return err
