@@ -408,53 +408,47 @@ func (e *engine) waitsIn(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 	seen[fn] = true
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.UnOp:
-				if instr.Op == token.ARROW {
-					return true
-				}
-			case *ssa.Select:
-				if instr.Blocking {
-					return true
-				}
-			case *ssa.Send:
+			if blocksAt(instr) {
 				return true
-			case ssa.CallInstruction:
-				if _, ok := instr.(*ssa.Go); ok {
-					continue
-				}
-				c := instr.Common()
-				name := calleeName(c)
-				if knowledge.Waits(name) {
+			}
+			instr, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, ok := instr.(*ssa.Go); ok {
+				continue
+			}
+			c := instr.Common()
+			name := calleeName(c)
+			if _, ok := instr.(*ssa.Defer); ok && knowledge.Waits(name) {
+				return true // a deferred wait blocks too
+			}
+			if _, ok := e.ext.OutboundOf(name); ok {
+				return true
+			}
+			if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+				if e.waitsIn(mc.Fn.(*ssa.Function), seen) {
 					return true
 				}
-				if _, ok := e.ext.OutboundOf(name); ok {
+				continue
+			}
+			callee := calleeFunc(c)
+			if callee == nil {
+				continue
+			}
+			if s := e.summaryOfFunc(callee.Origin()); s != nil && len(s.CtxIO) > 0 && analysisutil.TakesContext(callee.Type().(*types.Signature)) {
+				// A callee whose context matters waits on it, or on
+				// what it reaches.
+				return true
+			}
+			if info := e.byObj[callee.Origin()]; info != nil {
+				if info.waits {
 					return true
 				}
-				if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-					if e.waitsIn(mc.Fn.(*ssa.Function), seen) {
-						return true
-					}
-					continue
-				}
-				callee := calleeFunc(c)
-				if callee == nil {
-					continue
-				}
-				if s := e.summaryOfFunc(callee.Origin()); s != nil && len(s.CtxIO) > 0 && analysisutil.TakesContext(callee.Type().(*types.Signature)) {
-					// A callee whose context matters waits on it, or on
-					// what it reaches.
-					return true
-				}
-				if info := e.byObj[callee.Origin()]; info != nil {
-					if info.waits {
-						return true
-					}
-					continue
-				}
-				if s := e.imported(callee); s != nil && s.Waits {
-					return true
-				}
+				continue
+			}
+			if s := e.imported(callee); s != nil && s.Waits {
+				return true
 			}
 		}
 	}

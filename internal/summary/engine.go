@@ -630,23 +630,29 @@ func (e *engine) blocks(fn *ssa.Function) bool {
 scan:
 	for _, bb := range fn.Blocks {
 		for _, instr := range bb.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.UnOp:
-				b = instr.Op == token.ARROW
-			case *ssa.Select:
-				b = instr.Blocking
-			case *ssa.Send:
-				b = true
-			case *ssa.Call:
-				b = knowledge.Waits(calleeName(instr.Common()))
-			}
-			if b {
+			if b = blocksAt(instr); b {
 				break scan
 			}
 		}
 	}
 	e.blocking[fn] = b
 	return b
+}
+
+// blocksAt reports whether an instruction itself can block: a receive,
+// a send, a select without a default, a call of a wait of the table.
+func blocksAt(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	case *ssa.Select:
+		return instr.Blocking
+	case *ssa.Send:
+		return true
+	case *ssa.Call:
+		return knowledge.Waits(calleeName(instr.Common()))
+	}
+	return false
 }
 
 // localOutbound reports whether an outbound call waits on no remote
