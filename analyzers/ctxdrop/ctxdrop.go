@@ -506,6 +506,12 @@ func (c *checker) checkCall(cur inspector.Cursor, call *ast.CallExpr) {
 	case edge.GoStmt_Call, edge.DeferStmt_Call:
 		return
 	}
+	if s.DropsCtx.Bounded && !c.servesRequest(owner, sc) {
+		// The helper bounds its own root (a 2-second probe, a start-up
+		// fetch): as for a root bounded where it is made in the caller,
+		// a deliberate detachment unless a request is being served.
+		return
+	}
 	c.drops = append(c.drops, pendingDrop{call, callee, s.DropsCtx, sc})
 }
 

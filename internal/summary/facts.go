@@ -61,15 +61,15 @@ type FuncSummary struct {
 	// beside FooContext) only when the alternative's context does.
 	CtxIO []int
 
-	// CtxRemote lists the CtxIO parameters whose context reaches work on
-	// a remote peer (outbound work other than SQL on an in-process
-	// database or a Unix socket), a check of Done or Err in a function
-	// that can block (a wait that may last forever), or a callback whose
-	// work is not known.
-	// Read by the engine's DropsCtx claim, in this package and at callers
-	// in others: a root context made for a callee whose context reaches
-	// only local work (files, in-process channels) drops nothing that
-	// bounds a dependency.
+	// CtxRemote lists the CtxIO parameters whose context is known to
+	// reach work on a remote peer (outbound work other than SQL on an
+	// in-process database or a Unix socket) or a check of Done or Err in
+	// a function that can block (a wait that may last forever); a
+	// callback whose work is not known (a func value, an interface
+	// declared elsewhere with no implementation in sight) is not
+	// evidence of either. Read by the engine's DropsCtx claim, in this
+	// package and at callers in others: a helper's own root context
+	// drops its caller's only when it is known to bound such work.
 	CtxRemote []int `json:",omitempty"`
 
 	// FuncCalls lists the func-typed parameters the function calls: how
@@ -99,6 +99,13 @@ type Drop struct {
 	// it, a function with a context-taking twin ("net.LookupHost"), and
 	// Twin the twin ("net.DefaultResolver.LookupHost"); At is that call.
 	Via, Twin string `json:",omitempty"`
+	// Bounded is set when the root is bounded where it is made
+	// (context.WithTimeout(context.Background(), d)): the helper's own
+	// deadline stands in for the caller's, and what is lost is only
+	// cancellation. Read by ctxdrop, which then reports the call only on
+	// an HTTP request's path, as it does a root bounded where it is made
+	// in the caller itself.
+	Bounded bool `json:",omitempty"`
 }
 
 // Link is one hop of a call chain.
@@ -265,6 +272,9 @@ func (s *FuncSummary) String() string {
 		if d.Via != "" {
 			parts[len(parts)-1] = strings.TrimSuffix(parts[len(parts)-1], ")") + " in " + d.Via + ")"
 		}
+		if d.Bounded {
+			parts[len(parts)-1] = strings.TrimSuffix(parts[len(parts)-1], ")") + ", bounded)"
+		}
 	}
 	if s.IgnoresCtx {
 		parts = append(parts, "ignoresCtx")
@@ -298,14 +308,15 @@ func (s *FuncSummary) String() string {
 		}
 	}
 	if len(s.CtxIO) > 0 {
-		// A parameter reaching only local work is marked: remote is the
+		// A parameter not known to reach remote work (local work, or a
+		// callback whose work is not known) is marked: remote is the
 		// common case.
 		var ks []string
 		for _, k := range s.CtxIO {
 			if slices.Contains(s.CtxRemote, k) {
 				ks = append(ks, strconv.Itoa(k))
 			} else {
-				ks = append(ks, strconv.Itoa(k)+":local")
+				ks = append(ks, strconv.Itoa(k)+":noremote")
 			}
 		}
 		parts = append(parts, "ctxIO("+strings.Join(ks, ",")+")")

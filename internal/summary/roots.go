@@ -27,6 +27,10 @@ type RootUse struct {
 	Func *ssa.Function
 	// Sinks lists where the context goes, in source order.
 	Sinks []Sink
+	// Bounded is set when the root goes only into context.WithTimeout or
+	// WithDeadline (or their Cause forms): it has a deadline of its own
+	// from the start.
+	Bounded bool
 }
 
 // SinkKind says how a root context leaves the function that made it.
@@ -88,6 +92,8 @@ type Sink struct {
 	// statement (CREATE TABLE …), a statement prepared to be kept, or a
 	// call of a function named for a migration.
 	SetUp bool
+	// call is the call, for Kind SinkCall.
+	call *ssa.CallCommon
 }
 
 // buildsRequest reports whether the named function makes an
@@ -186,7 +192,7 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 				if !knowledge.IsRootContext(name) {
 					continue
 				}
-				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn}, seen: map[ssa.Value]bool{}}
+				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn, Bounded: boundedWhereMade(call)}, seen: map[ssa.Value]bool{}}
 				rf.follow(call)
 				sort.SliceStable(rf.use.Sinks, func(i, j int) bool { return rf.use.Sinks[i].Pos < rf.use.Sinks[j].Pos })
 				out = append(out, rf.use)
@@ -195,6 +201,27 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
 	return out
+}
+
+// boundedWhereMade reports whether every use of a root context is as the
+// parent of context.WithTimeout or WithDeadline (or their Cause forms).
+func boundedWhereMade(root *ssa.Call) bool {
+	refs := root.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		call, ok := r.(*ssa.Call)
+		if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != root {
+			return false
+		}
+		switch calleeName(call.Common()) {
+		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (rf *rootFlow) follow(v ssa.Value) {
@@ -272,7 +299,7 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 	if !paramIsContext(c, idx) {
 		return
 	}
-	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c)}
+	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c), call: c}
 	for _, a := range c.Args {
 		s.handsDB = s.handsDB || analysisutil.IsSQLHandle(stripIface(a).Type())
 		if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && knowledge.IsSchemaStatement(constant.StringVal(k.Value)) {

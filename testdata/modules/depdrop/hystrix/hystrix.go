@@ -8,11 +8,17 @@ func Do(name string, run func() error) error {
 	return DoC(context.Background(), name, func(context.Context) error { return run() })
 }
 
+// DoC runs run on its own goroutine and waits for it or for ctx, as
+// circuit-breaker libraries do: the context bounds the wait.
 func DoC(ctx context.Context, name string, run func(context.Context) error) error {
-	if err := ctx.Err(); err != nil {
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	select {
+	case err := <-done:
 		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return run(ctx)
 }
 
 // Wrap calls Do inside the dependency: its alternative is not the

@@ -30,6 +30,10 @@ func Handle(w http.ResponseWriter, r *http.Request) {
 	lib.NewCacheStore().Load(context.Background(), "k")      // ok: every implementation here ignores its context
 	lib.NewFetcher().Fetch(context.Background(), "http://x") // want `context.Background\(\) passed to lib.Fetcher.Fetch while r.Context\(\) is available`
 	relay.Relay("r")                                         // want `call to relay.Relay drops the caller's context: .* via lib.Load`
+	lib.Emit("e")                                            // ok: the context made inside reaches only a hook whose work is not known
+	_ = lib.Announce(nil)                                    // ok: the same through an interface implemented out of sight
+	_ = lib.Waiter(nil)                                      // want `call to lib.Waiter drops the caller's context: it makes its own context.Background\(\)`
+	_ = lib.Probe()                                          // want `call to lib.Probe drops the caller's context`
 }
 
 func local() {
@@ -63,3 +67,10 @@ func Detached(ctx context.Context) {
 }
 
 func work(ctx context.Context) { _ = ctx.Err() }
+
+// Refresh's context is not a request's: a helper bounding its own root is
+// a deliberate detachment with its own bound, as a root bounded where it
+// is made here would be. notimeout is silent too: the call has a deadline.
+func Refresh(ctx context.Context) error {
+	return lib.Probe()
+}

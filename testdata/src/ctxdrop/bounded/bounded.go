@@ -1,9 +1,12 @@
 // Package bounded has helpers that bound the work they do. A helper that
-// makes its own context with a deadline still drops its caller's (a
-// caller with 200 ms left waits its full 8 s: the deadline must travel
-// with the request), and so does a new context handed to a callee that
-// caps the wait itself; a plain call bounded by its own timeouts (a
-// client with Timeout, dns.Client.Exchange) drops nothing.
+// makes its own context with a deadline still drops an HTTP request's (a
+// handler with 200 ms left waits its full 8 s: the deadline must travel
+// with the request); under any other context (start-up, a background
+// loop) it is a deliberate detachment with a bound of its own, as a root
+// bounded where it is made in the caller is. A new context handed to a
+// callee that caps the wait itself drops the caller's; a plain call
+// bounded by its own timeouts (a client with Timeout,
+// dns.Client.Exchange) drops nothing.
 package bounded
 
 import (
@@ -58,8 +61,12 @@ func (l *Limiter) Take(ctx context.Context) error {
 	}
 }
 
+func ServeCheck(w http.ResponseWriter, r *http.Request) {
+	check("http://spam/check") // want `call to bounded.check drops the caller's context`
+}
+
 func Handle(ctx context.Context, l *Limiter) {
-	check("http://spam/check")        // want `call to bounded.check drops the caller's context`
+	check("http://spam/check")        // ok: not a request's context, and check bounds its own
 	checkForever("http://spam/check") // want `call to bounded.checkForever drops the caller's context`
 	l.Take(context.Background())      // want `context.Background\(\) passed to bounded.Limiter.Take while ctx is available`
 }

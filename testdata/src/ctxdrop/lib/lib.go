@@ -6,6 +6,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"time"
+
+	"ctxdrop/hooks"
 )
 
 var db *sql.DB
@@ -122,7 +125,7 @@ func Open(path string) error {
 	return recoverJournal(context.Background(), path)
 }
 
-func recoverJournal(ctx context.Context, path string) error { // want recoverJournal:`^ctxIO\(0:local\)$`
+func recoverJournal(ctx context.Context, path string) error { // want recoverJournal:`^ctxIO\(0:noremote\)$`
 	for _, step := range []string{path + "-wal", path + "-journal"} {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -221,4 +224,46 @@ func (httpFetcher) Fetch(ctx context.Context, url string) error { // want Fetch:
 		return err
 	}
 	return resp.Body.Close()
+}
+
+// OnEvent is a hook the program sets: what it does is not known here.
+var OnEvent func(ctx context.Context, name string)
+
+// Emit makes its own context for a callback whose work is not known: the
+// tool would be guessing that a deadline matters there, so no claim.
+// notimeout is silent on purpose too: no outbound call is in sight.
+func Emit(name string) {
+	OnEvent(context.Background(), name)
+}
+
+// Announce makes its own context for an interface declared elsewhere
+// with no implementation in sight: no claim either.
+func Announce(p hooks.Publisher) error {
+	return p.Publish(context.Background(), "up")
+}
+
+// Waiter makes its own context for a wait on another goroutine that may
+// last forever (as circuit-breaker libraries do around a callback): the
+// wait is known, so the claim stands.
+func Waiter(run func() error) error { // want Waiter:`^dropsCtx\(context.Background\) calls\(0,x1\)$`
+	return waitFor(context.Background(), run)
+}
+
+func waitFor(ctx context.Context, run func() error) error { // want waitFor:`^ctxIO\(0\) calls\(1,x1\)$`
+	done := make(chan error, 1)
+	go func() { done <- run() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Probe bounds its own root where it makes it: the claim stands, marked
+// bounded (ctxdrop reports it only on an HTTP request's path).
+func Probe() error { // want Probe:`^dropsCtx\(context.Background, bounded\)$`
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return db.PingContext(ctx)
 }
