@@ -46,6 +46,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 		}
 	}
 	e.computeWaits(named)
+	e.computeRetains(named)
 	e.markLocalSinks(roots)
 	module := analysisutil.ModulePath(e.pass)
 
@@ -195,6 +196,9 @@ func (e *engine) exempt(callee *types.Func) bool {
 		return true
 	}
 	callee = callee.Origin()
+	if e.retainsOwn(callee) {
+		return true
+	}
 	if info := e.byObj[callee]; info != nil {
 		return info.ignoresCtx
 	}

@@ -50,6 +50,7 @@ type fnInfo struct {
 	// ctxdrop's claims (ctxclaims.go).
 	ignoresCtx bool
 	waits      bool
+	retains    bool
 	drop       *Drop
 	dropPos    []token.Pos
 }
@@ -172,7 +173,7 @@ func (e *engine) mergeInto(res *Result) {
 		}
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO, s.CtxRemote = es.Reaches, es.Results, es.FuncCalls, es.CtxIO, es.CtxRemote
-		s.IgnoresCtx, s.DropsCtx = info.ignoresCtx, info.drop
+		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx = info.ignoresCtx, info.drop, info.retains
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

@@ -39,6 +39,14 @@ type FuncSummary struct {
 	// if it waits or makes its own context.
 	Waits bool `json:",omitempty"`
 
+	// RetainsCtx is set when the function keeps its context past its
+	// return (stores it in its receiver or in what it returns, hands it
+	// to a goroutine it does not wait for, or to a callee that retains
+	// it): the context it should get is a long-lived one, so a root
+	// context handed to it is a lifetime choice. Read by ctxdrop (rule 1)
+	// and the engine's DropsCtx claim (retains.go).
+	RetainsCtx bool `json:",omitempty"`
+
 	// Reaches lists the parameters whose value reaches an outbound call
 	// with nothing on the way bounding it in time: a context with no
 	// deadline added, a request whose context has none, a client used
@@ -282,6 +290,9 @@ func (s *FuncSummary) String() string {
 	if s.Waits {
 		parts = append(parts, "waits")
 	}
+	if s.RetainsCtx {
+		parts = append(parts, "retainsCtx")
+	}
 	for _, r := range s.Reaches {
 		p := fmt.Sprintf("reaches(%s%d->%s", r.Of, r.Param, r.Call)
 		if r.ViaConn {
@@ -343,5 +354,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0
 }

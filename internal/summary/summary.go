@@ -383,14 +383,15 @@ func takesMetricOptions(fn *types.Func) bool {
 
 // Exempt reports whether passing a root context to callee drops nothing
 // that matters: a values-only consumer, a cleanup call, a function whose
-// summary says it ignores its context, or an interface method whose
-// implementations here all do.
+// summary says it ignores its context or keeps it for the life of what
+// it builds, or an interface method whose implementations here all
+// ignore theirs.
 func (r *Result) Exempt(callee *types.Func) bool {
 	if isExemptSink(callee) {
 		return true
 	}
 	s := r.Of(callee)
-	return s != nil && s.IgnoresCtx || callee != nil && r.implsIgnore[callee.Origin()]
+	return s != nil && (s.IgnoresCtx || s.RetainsCtx) || callee != nil && r.implsIgnore[callee.Origin()]
 }
 
 // LocalDatabase reports whether the package's database is in process

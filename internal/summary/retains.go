@@ -1,0 +1,212 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The retained-context claim module: a function that keeps its context
+// past its return, for the life of what it builds (a pool, a room, a
+// worker started in a constructor). The context such a function should
+// get is a long-lived one: a request's would be cancelled under it when
+// the request ends, so a root context handed to it is a lifetime choice,
+// not a dropped request context. The knowledge table names library
+// constructors that do this (pgxpool.New); this claim finds the rest in
+// code. Read by ctxdrop's rule 1 (through Result.Exempt) and by the
+// DropsCtx claim (a helper making a root for such a callee drops
+// nothing).
+
+// computeRetains sets the RetainsCtx claim of the named functions that
+// take a context, to a fixed point over their callees.
+func (e *engine) computeRetains(named []*fnInfo) {
+	var takers []*fnInfo
+	for _, info := range named {
+		if analysisutil.TakesContext(info.obj.Type().(*types.Signature)) {
+			takers = append(takers, info)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, info := range takers {
+			if !info.retains && e.retainsCtx(info.fn) {
+				info.retains, changed = true, true
+			}
+		}
+	}
+}
+
+// retainsCtx reports whether fn keeps one of its context parameters, or
+// a context derived from one, for the life of something it starts: hands
+// it to a goroutine it does not wait for; stores it where it outlives the
+// call (a field of a parameter or the receiver, of a value it returns, a
+// package variable) together with its cancel function or while starting
+// a goroutine it does not wait for (a worker that will read it); or
+// passes it to a callee that retains its own. A context merely stored in
+// a value that is returned (a request builder's &Req{ctx: ctx}) is not
+// retained: the caller usually runs the work at once.
+func (e *engine) retainsCtx(fn *ssa.Function) bool {
+	fromParam := func(v ssa.Value) bool {
+		if !analysisutil.IsContext(v.Type()) {
+			return false
+		}
+		f, idx := e.ctxParamOf(v, 0)
+		return f == fn && idx >= 0
+	}
+	joins := waitsForGoroutines(fn)
+	starts, stored := false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				if fromParam(in.Val) && outlivesCall(in.Addr, 0) {
+					if cancelStored(in.Val) {
+						return true
+					}
+					stored = true
+				}
+			case *ssa.Go:
+				if joins {
+					continue
+				}
+				starts = true
+				for _, a := range goArgs(in.Common()) {
+					if fromParam(a) {
+						return true
+					}
+				}
+			case *ssa.Call:
+				callee := calleeFunc(in.Common())
+				if callee == nil || !e.retainsOwn(callee) {
+					continue
+				}
+				for _, a := range in.Common().Args {
+					if fromParam(a) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return stored && starts
+}
+
+// cancelStored reports whether ctx is the context of a cancellable
+// derivation (context.WithCancel and its kin) whose cancel function is
+// stored where it outlives the call: the lifetime is managed by whoever
+// holds it.
+func cancelStored(ctx ssa.Value) bool {
+	ex, ok := ctx.(*ssa.Extract)
+	if !ok || ex.Index != 0 {
+		return false
+	}
+	call, ok := ex.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	switch calleeName(call.Common()) {
+	case "context.WithCancel", "context.WithCancelCause", "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+	default:
+		return false
+	}
+	for _, cancel := range extracts(call, 1) {
+		for _, r := range *cancel.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Val == cancel && outlivesCall(st.Addr, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// retainsOwn reports whether callee keeps its context: by the knowledge
+// table, this package's claim so far, or its fact.
+func (e *engine) retainsOwn(callee *types.Func) bool {
+	callee = callee.Origin()
+	if knowledge.RetainsContext(callee.FullName()) {
+		return true
+	}
+	if info := e.byObj[callee]; info != nil {
+		return info.retains
+	}
+	s := e.imported(callee)
+	return s != nil && s.RetainsCtx
+}
+
+// goArgs returns the values a go statement hands its goroutine: the
+// call's arguments and, for a closure, what it captures.
+func goArgs(c *ssa.CallCommon) []ssa.Value {
+	out := append([]ssa.Value(nil), c.Args...)
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		out = append(out, mc.Bindings...)
+	}
+	return out
+}
+
+// outlivesCall reports whether memory at addr lives past the call that
+// writes it: a field or element of a parameter (the receiver), of a
+// package variable, or of a value the function returns.
+func outlivesCall(addr ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch a := addr.(type) {
+	case *ssa.Global, *ssa.Parameter:
+		return true
+	case *ssa.FieldAddr:
+		return outlivesCall(a.X, depth+1)
+	case *ssa.IndexAddr:
+		return outlivesCall(a.X, depth+1)
+	case *ssa.UnOp:
+		return outlivesCall(a.X, depth+1)
+	case *ssa.Alloc:
+		return a.Heap && returned(a, map[ssa.Value]bool{})
+	}
+	return false
+}
+
+// returned reports whether v reaches one of its function's return
+// statements, through conversions and loads.
+func returned(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.Phi:
+			if returned(r.(ssa.Value), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitsForGoroutines reports whether fn waits for the goroutines it
+// starts (sync.WaitGroup's or errgroup.Group's Wait): their work ends
+// before it returns.
+func waitsForGoroutines(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			switch calleeName(call.Common()) {
+			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+				return true
+			}
+		}
+	}
+	return false
+}
