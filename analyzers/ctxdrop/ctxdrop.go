@@ -187,6 +187,12 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		if s.Kind == summary.SinkDefer || s.PreCancelled || s.Local || s.SetUp || c.sum.Exempt(s.Callee) || s.InDeferredClosure || s.BuildsContext || s.StoresCancel || s.Unsent {
 			continue
 		}
+		if s.Kind == summary.SinkStore && s.Outlives {
+			// Kept in the receiver, a package variable or a value
+			// returned: it serves something that outlives the call, and
+			// the context in scope would be cancelled under it.
+			continue
+		}
 		if (s.Kind == summary.SinkGo || s.InGoroutine) && !c.joins(owner) {
 			// A goroutine the function does not wait for outlives it: the
 			// caller's context would be cancelled under it, so a fresh

@@ -92,6 +92,12 @@ type Sink struct {
 	// statement (CREATE TABLE …), a statement prepared to be kept, or a
 	// call of a function named for a migration.
 	SetUp bool
+	// Outlives is set for a store into the receiver's fields or a
+	// package variable: the context stored there serves a long-lived
+	// object, which a request's context would be cancelled under. (A
+	// value built and returned, or a parameter's field, is a unit of
+	// work its caller may run now.)
+	Outlives bool
 	// call is the call, for Kind SinkCall.
 	call *ssa.CallCommon
 }
@@ -332,7 +338,7 @@ func (rf *rootFlow) store(st *ssa.Store) {
 			return
 		}
 	case *ssa.FieldAddr:
-		s := Sink{Kind: SinkStore, Pos: st.Pos()}
+		s := Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(a, 0)}
 		if al, ok := a.X.(*ssa.Alloc); ok {
 			if t := al.Type().(*types.Pointer).Elem(); rf.ctxIface != nil && (types.Implements(t, rf.ctxIface) || types.Implements(types.NewPointer(t), rf.ctxIface)) {
 				s.BuildsContext = true
@@ -345,7 +351,29 @@ func (rf *rootFlow) store(st *ssa.Store) {
 		rf.sink(s, st)
 		return
 	}
-	rf.sink(Sink{Kind: SinkStore, Pos: st.Pos()}, st)
+	rf.sink(Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(st.Addr, 0)}, st)
+}
+
+// keptByReceiver reports whether addr is memory of the function's
+// receiver (s.ctx, s.state.ctx) or of a package variable.
+func keptByReceiver(addr ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch a := addr.(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.Parameter:
+		fn := a.Parent()
+		return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == a
+	case *ssa.FieldAddr:
+		return keptByReceiver(a.X, depth+1)
+	case *ssa.IndexAddr:
+		return keptByReceiver(a.X, depth+1)
+	case *ssa.UnOp:
+		return keptByReceiver(a.X, depth+1)
+	}
+	return false
 }
 
 // followCell follows the loads of a local variable that lives in memory.

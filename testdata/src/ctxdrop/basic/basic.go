@@ -66,6 +66,19 @@ func storedField(ctx context.Context, j *job) {
 	j.ctx = context.Background() // want `context.Background\(\) stored while ctx is available`
 }
 
+// ok: kept in the receiver for the life of the object; the context in
+// scope would be cancelled under it.
+func (j *job) reset(ctx context.Context) {
+	j.ctx = context.Background()
+}
+
+var defaultJob job
+
+// ok: the same in a package variable.
+func resetDefault(ctx context.Context) {
+	defaultJob.ctx = context.Background()
+}
+
 func variableLater(ctx context.Context) {
 	bg := context.Background() // want `context.Background\(\) passed to basic.work while ctx is available`
 	_ = ctx

@@ -162,3 +162,7 @@ func (w *worker) loop() {
 func startsWorker(w http.ResponseWriter, r *http.Request) {
 	startWorker(context.Background()) // seam: silent (the worker outlives the request, so a root is the right context; its loop's statements are reached through a field, which notimeout does not follow)
 }
+
+func (w *worker) restart(ctx context.Context) {
+	w.ctx = context.Background() // seam: silent (kept in the receiver for the worker's life, where the context in scope would be cancelled under it; notimeout does not follow the field to the loop's statements)
+}
