@@ -207,18 +207,25 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 
 // boundedWhereMade reports whether the root context at cur is bounded in
 // the expression that makes it: the first argument of context.WithTimeout
-// or WithDeadline (or their Cause forms).
+// or WithDeadline (or their Cause forms), directly or through one call
+// that returns a context made from it
+// (context.WithTimeout(tracing.CopyTraceContext(context.Background(), ctx), d)).
 func (c *checker) boundedWhereMade(cur inspector.Cursor) bool {
-	if cur.ParentEdgeKind() != edge.CallExpr_Args {
-		return false
-	}
-	fn := analysisutil.CalleeFunc(c.pass.TypesInfo, cur.Parent().Node().(*ast.CallExpr))
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
-		return false
-	}
-	switch fn.Name() {
-	case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
-		return true
+	for hop := 0; hop < 2; hop++ {
+		if cur.ParentEdgeKind() != edge.CallExpr_Args {
+			return false
+		}
+		cur = cur.Parent()
+		call := cur.Node().(*ast.CallExpr)
+		if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" {
+			switch fn.Name() {
+			case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
+				return true
+			}
+		}
+		if !analysisutil.IsContext(c.pass.TypesInfo.TypeOf(call)) {
+			return false
+		}
 	}
 	return false
 }
@@ -586,10 +593,28 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
 		return false // db.Query on an in-process database
 	}
-	if c.setUp(cur, call) || c.localDial(call) || c.dialerCarriesDeadline(cur, call) {
+	if c.setUp(call) || c.localDial(call) || c.dialerCarriesDeadline(cur, call) {
+		return false
+	}
+	if twin.Bounded && c.takesDuration(call) && !c.servesRequest(owner, sc) {
+		// net.DialTimeout(n, a, 5*time.Second) where the context in scope
+		// is not a request's: the author chose a bound for the call, as
+		// with a root bounded where it is made; only cancellation is
+		// lost.
 		return false
 	}
 	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+}
+
+// takesDuration reports whether a call is given a time.Duration: the
+// bound its author chose (net.DialTimeout's timeout).
+func (c *checker) takesDuration(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if t := c.pass.TypesInfo.TypeOf(a); t != nil && analysisutil.IsDuration(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // dialerCarriesDeadline reports whether the dialer a dial is made with
@@ -679,25 +704,10 @@ func (c *checker) localDial(call *ast.CallExpr) bool {
 	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
 }
 
-// setUp reports whether an SQL call is schema set-up: a constant schema
-// statement (db.Exec("CREATE TABLE …")), or a statement prepared to be
-// kept (s.insert, err = db.Prepare(q)) rather than run here.
-func (c *checker) setUp(cur inspector.Cursor, call *ast.CallExpr) bool {
-	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
-	if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != "database/sql" {
-		return false
-	}
-	for _, a := range call.Args {
-		if tv, ok := c.pass.TypesInfo.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			return knowledge.IsSchemaStatement(constant.StringVal(tv.Value))
-		}
-	}
-	if !knowledge.IsSQLPrepare(callee.FullName()) || cur.ParentEdgeKind() != edge.AssignStmt_Rhs {
-		return false
-	}
-	as := cur.Parent().Node().(*ast.AssignStmt)
-	_, local := ast.Unparen(as.Lhs[0]).(*ast.Ident)
-	return !local
+// setUp reports whether an SQL call is schema set-up, by the engine's
+// reading of its statement (Result.SetUp).
+func (c *checker) setUp(call *ast.CallExpr) bool {
+	return c.sum.SetUp(call.Lparen)
 }
 
 // workGetsCtx reports whether a func literal passed to the call captures

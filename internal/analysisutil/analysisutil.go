@@ -103,6 +103,9 @@ func IsHTTPRequestPtr(t types.Type) bool {
 	return ok && isNamed(p.Elem(), "net/http", "Request")
 }
 
+// IsDuration reports whether t is time.Duration.
+func IsDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
+
 func isNamed(t types.Type, pkg, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {

@@ -267,9 +267,11 @@ func IsStartupName(name string) bool {
 }
 
 // IsSchemaStatement reports whether an SQL statement, past blank lines
-// and line comments, starts with a schema keyword (CREATE, ALTER, DROP,
-// PRAGMA, GRANT, REVOKE, COMMENT): set-up a service runs at start-up or
-// in a migration.
+// and line comments, is schema set-up a service runs at start-up or in a
+// migration: it starts with a schema keyword (CREATE, ALTER, DROP,
+// PRAGMA, GRANT, REVOKE, COMMENT), or it is a SELECT that reads the
+// database's own catalog (information_schema, pg_catalog, sqlite_master,
+// SELECT version()), which set-up code runs to decide what to create.
 func IsSchemaStatement(q string) bool {
 	for {
 		q = strings.TrimLeft(q, " \t\r\n;")
@@ -289,6 +291,32 @@ func IsSchemaStatement(q string) bool {
 	switch strings.ToUpper(fields[0]) {
 	case "CREATE", "ALTER", "DROP", "PRAGMA", "GRANT", "REVOKE", "COMMENT":
 		return true
+	case "SELECT":
+		return readsCatalog(strings.ToLower(q))
+	}
+	return false
+}
+
+// readsCatalog reports whether a lower-cased SELECT reads the database's
+// catalog: its FROM names a catalog schema or table, or it asks for the
+// server's version.
+func readsCatalog(q string) bool {
+	if strings.HasPrefix(strings.Join(strings.Fields(q), ""), "selectversion()") {
+		return true
+	}
+	_, from, ok := strings.Cut(q, " from ")
+	if !ok {
+		return false
+	}
+	fields := strings.Fields(from)
+	if len(fields) == 0 {
+		return false
+	}
+	table := strings.Trim(fields[0], "`\"(")
+	for _, c := range catalogTables {
+		if table == c || strings.HasPrefix(table, c+".") {
+			return true
+		}
 	}
 	return false
 }

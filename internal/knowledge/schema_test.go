@@ -17,6 +17,12 @@ func TestIsSchemaStatement(t *testing.T) {
 		"PRAGMA journal_mode=WAL",
 		"drop index if exists i",
 		";\n\tCREATE INDEX i ON t(x)",
+		"SELECT 1 FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = ?",
+		"select count(*) from pg_catalog.pg_tables where tablename = $1",
+		"SELECT 1 FROM pg_database WHERE datname = $1",
+		"SELECT name FROM sqlite_master WHERE type='table'",
+		"select version()",
+		"SELECT VERSION ( )",
 	} {
 		assert.True(t, knowledge.IsSchemaStatement(q), q)
 	}
@@ -24,6 +30,8 @@ func TestIsSchemaStatement(t *testing.T) {
 		"", "--", "-- only a comment", "SELECT 1", "INSERT INTO t VALUES (1)",
 		"UPDATE t SET x = 1", "TRUNCATE t", "DELETE FROM t", "with x as (select 1) select * from x",
 		"CREATED_AT", "createTable",
+		"SELECT * FROM users WHERE id = ?", "select version_id from releases", "SELECT pg_database_size('x')",
+		"select * from information", "SELECT 1 FROM",
 	} {
 		assert.False(t, knowledge.IsSchemaStatement(q), q)
 	}

@@ -441,3 +441,11 @@ var waits = map[string]bool{
 	"(net.Listener).Accept":                    true,
 	"(*golang.org/x/sync/errgroup.Group).Wait": true,
 }
+
+// catalogTables are the schemas and tables through which databases
+// describe themselves (lower case): a query of them is set-up code
+// deciding what to create.
+var catalogTables = []string{
+	"information_schema", "pg_catalog", "pg_database", "pg_tables", "pg_namespace", "pg_class", "pg_indexes",
+	"sqlite_master", "sqlite_schema", "sys", "mysql",
+}

@@ -61,3 +61,51 @@ func (e *engine) varConst(v *types.Var) (constant.Value, bool) {
 	e.constMemo[v] = out
 	return out, out != nil
 }
+
+// listedConsts returns the constants of a package-level list that v is
+// read from (for _, stmt := range schema { db.Exec(stmt) }): a slice
+// variable this package alone writes, and only with literals whose
+// elements are all constants. Nil when any of that is not so.
+func (e *engine) listedConsts(v ssa.Value) []constant.Value {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	elem, ok := ld.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	list := loadedVar(elem.X)
+	if list == nil || list.Parent() != list.Pkg().Scope() || !e.soleWriter(list) {
+		return nil
+	}
+	var out []constant.Value
+	for _, stored := range e.stores[list] {
+		sl, ok := stored.(*ssa.Slice)
+		if !ok {
+			return nil
+		}
+		lit, ok := sl.X.(*ssa.Alloc)
+		if !ok || lit.Referrers() == nil {
+			return nil
+		}
+		for _, r := range *lit.Referrers() {
+			ia, ok := r.(*ssa.IndexAddr)
+			if !ok {
+				continue // the slice operation itself
+			}
+			for _, rr := range *ia.Referrers() {
+				st, ok := rr.(*ssa.Store)
+				if !ok || st.Addr != ia {
+					return nil
+				}
+				k, ok := e.constOf(st.Val)
+				if !ok {
+					return nil
+				}
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

@@ -48,6 +48,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	e.computeWaits(named)
 	e.computeRetains(named)
 	e.markLocalSinks(roots)
+	e.markSchemaSinks(roots)
 	module := analysisutil.ModulePath(e.pass)
 
 	type edgeTo struct {
@@ -243,6 +244,19 @@ func (e *engine) markLocalSinks(roots []*RootUse) {
 		for i := range u.Sinks {
 			if s := &u.Sinks[i]; s.Kind == SinkCall && s.Callee != nil {
 				s.Local = isSQLFunc(s.Callee) || s.handsDB || e.reachesOnlySQL(s.Callee)
+			}
+		}
+	}
+}
+
+// markSchemaSinks marks the sinks that run a schema statement (its
+// first string argument, as the engine reads it): set-up, not a dropped
+// request context.
+func (e *engine) markSchemaSinks(roots []*RootUse) {
+	for _, u := range roots {
+		for i := range u.Sinks {
+			if s := &u.Sinks[i]; s.Kind == SinkCall && s.call != nil && !s.SetUp {
+				s.SetUp = e.schemaStatement(s.call)
 			}
 		}
 	}

@@ -184,6 +184,14 @@ func (e *engine) mergeInto(res *Result) {
 	for m, s := range e.ifaceSums {
 		res.local[m] = s
 	}
+	for _, fn := range e.funcs {
+		for _, instr := range e.local[fn].ix.calls {
+			c := instr.Common()
+			if callee := calleeFunc(c); callee != nil && isSQLFunc(callee) && (e.schemaStatement(c) || preparedForLater(instr)) {
+				res.setUp[c.Pos()] = true
+			}
+		}
+	}
 	for v := range e.stores {
 		if v.Pkg() == e.pass.Pkg && v.Parent() == v.Pkg().Scope() && isNamedPtr(v.Type(), "net/http", "Client") && e.varValue(domClient, v).state() == stBounded {
 			res.boundedClients = append(res.boundedClients, v)

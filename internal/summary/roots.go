@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -210,21 +209,32 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 }
 
 // boundedWhereMade reports whether every use of a root context is as the
-// parent of context.WithTimeout or WithDeadline (or their Cause forms).
+// parent of context.WithTimeout or WithDeadline (or their Cause forms),
+// directly or through one call that returns a context made from it (a
+// tracing helper copying the span: CopyTraceContext(bg, ctx)).
 func boundedWhereMade(root *ssa.Call) bool {
-	refs := root.Referrers()
-	if refs == nil || len(*refs) == 0 {
+	return boundedUses(root, 0)
+}
+
+func boundedUses(v ssa.Value, hop int) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 || hop > 1 {
 		return false
 	}
 	for _, r := range *refs {
 		call, ok := r.(*ssa.Call)
-		if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != root {
+		if !ok || !slices.Contains(call.Call.Args, v) {
 			return false
 		}
 		switch calleeName(call.Common()) {
 		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+			if call.Call.Args[0] != v {
+				return false
+			}
 		default:
-			return false
+			if !analysisutil.IsContext(call.Type()) || !boundedUses(call, hop+1) {
+				return false
+			}
 		}
 	}
 	return true
@@ -308,9 +318,6 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c), call: c}
 	for _, a := range c.Args {
 		s.handsDB = s.handsDB || analysisutil.IsSQLHandle(stripIface(a).Type())
-		if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && knowledge.IsSchemaStatement(constant.StringVal(k.Value)) {
-			s.SetUp = true
-		}
 	}
 	s.SetUp = s.SetUp || preparedForLater(instr) || s.Callee != nil && knowledge.IsMigrationName(analysisutil.FuncName(s.Callee))
 	if call, ok := instr.(*ssa.Call); ok && buildsRequest(calleeName(c)) {
@@ -513,7 +520,8 @@ func storesCancelFunc(al *ssa.Alloc) bool {
 // cancelKept reports whether a cancel function is kept for later: stored
 // into a field or a package variable, handed to a call (a close hook:
 // p.OnClose(cancel)), or captured by a closure that is (p.AddOnClose(key,
-// func() { cancel() })). The context's lifetime is then managed
+// func() { cancel() })) or that runs as a goroutine (go func() {
+// <-ctx.Done(); srv.GracefulStop(); cancel() }()). The context's lifetime is then managed
 // explicitly, by whatever calls it.
 func cancelKept(cancel ssa.Value) bool {
 	refs := cancel.Referrers()
@@ -553,7 +561,8 @@ func cancelKept(cancel ssa.Value) bool {
 }
 
 // closureRegistered reports whether a closure is handed to a call as an
-// argument or stored: kept to run later, not run now.
+// argument, stored, or started as a goroutine (one that waits for
+// shutdown and then cancels): kept to run later, not run now.
 func closureRegistered(mc *ssa.MakeClosure) bool {
 	refs := mc.Referrers()
 	if refs == nil {
@@ -561,6 +570,10 @@ func closureRegistered(mc *ssa.MakeClosure) bool {
 	}
 	for _, r := range *refs {
 		switch r := r.(type) {
+		case *ssa.Go:
+			if r.Call.Value == ssa.Value(mc) {
+				return true
+			}
 		case *ssa.Call:
 			if r.Call.Value != ssa.Value(mc) && slices.Contains(r.Call.Args, ssa.Value(mc)) {
 				return true

@@ -782,22 +782,53 @@ func isBool(t types.Type) bool {
 	return ok && b.Kind() == types.Bool
 }
 
-// schemaStatement reports whether an SQL call runs a constant schema
-// statement (CREATE, ALTER, DROP, PRAGMA…): set-up a service runs at
-// start-up or in a migration, where leaving it unbounded is the
-// author's choice, not a dependency that can slow a request.
+// schemaStatement reports whether an SQL call runs a schema statement
+// (CREATE, ALTER, DROP, PRAGMA…, or a query of the catalog): set-up a
+// service runs at start-up or in a migration, where leaving it unbounded
+// is the author's choice, not a dependency that can slow a request. The
+// statement is its first string argument: a constant, a constant format
+// given to fmt.Sprintf (CREATE DATABASE %s), or an element of a
+// package-level list of constants (for _, stmt := range schema).
 func (e *engine) schemaStatement(c *ssa.CallCommon) bool {
 	for _, a := range c.Args {
 		if b, ok := a.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
 			continue
 		}
-		k, ok := e.constOf(a)
-		if !ok || k.Kind() != constant.String {
-			return false
+		qs := e.statementsOf(a)
+		for _, q := range qs {
+			if q != "" && !knowledge.IsSchemaStatement(q) {
+				return false
+			}
 		}
-		return knowledge.IsSchemaStatement(constant.StringVal(k))
+		return len(qs) > 0
 	}
 	return false
+}
+
+// statementsOf returns the texts a string value may hold, when each is
+// known: a constant, the constant format of fmt.Sprintf, or the
+// constants of a package-level list it is an element of.
+func (e *engine) statementsOf(v ssa.Value) []string {
+	if k, ok := e.constOf(v); ok {
+		if k.Kind() != constant.String {
+			return nil
+		}
+		return []string{constant.StringVal(k)}
+	}
+	if call, ok := v.(*ssa.Call); ok && calleeName(call.Common()) == "fmt.Sprintf" {
+		if k, ok := e.constOf(call.Call.Args[0]); ok && k.Kind() == constant.String {
+			return []string{constant.StringVal(k)}
+		}
+		return nil
+	}
+	var out []string
+	for _, k := range e.listedConsts(v) {
+		if k.Kind() != constant.String {
+			return nil
+		}
+		out = append(out, constant.StringVal(k))
+	}
+	return out
 }
 
 // preparedForLater reports whether an SQL call prepares a statement that

@@ -98,6 +98,10 @@ type Result struct {
 	// root context is handed to and whose visible implementations all
 	// ignore their context.
 	implsIgnore map[*types.Func]bool
+	// setUp holds the SQL calls (by their opening parentheses) that are
+	// schema set-up: a schema statement, or a statement prepared to be
+	// kept.
+	setUp map[token.Pos]bool
 }
 
 func (r *Result) ready() {
@@ -156,6 +160,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 		imported:    map[*types.Func]*FuncSummary{},
 		dropPos:     map[*types.Func][]token.Pos{},
 		implsIgnore: map[*types.Func]bool{},
+		setUp:       map[token.Pos]bool{},
 	}
 	// A package that cannot reach a context or outbound work has nothing
 	// to summarise. SSA cannot be built from ill-typed code: drivers do
@@ -393,6 +398,13 @@ func (r *Result) Exempt(callee *types.Func) bool {
 	s := r.Of(callee)
 	return s != nil && (s.IgnoresCtx || s.RetainsCtx) || callee != nil && r.implsIgnore[callee.Origin()]
 }
+
+// SetUp reports whether the database/sql call whose opening parenthesis
+// is at lparen is schema set-up: it runs a schema statement (a constant,
+// a format string given to fmt.Sprintf, or an element of a package-level
+// list of them) or prepares a statement that is kept for later. Set-up
+// is left unbounded on purpose, and its caller's context is no request's.
+func (r *Result) SetUp(lparen token.Pos) bool { r.ready(); return r.setUp[lparen] }
 
 // LocalDatabase reports whether the package's database is in process
 // (SQLite): a call handed its *sql.DB, Tx, Conn or Stmt does local work.

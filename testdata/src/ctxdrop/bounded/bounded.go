@@ -139,3 +139,23 @@ func Check(ctx context.Context) {
 	score("x")
 	scoreAnywhere("x") // want `call to bounded.scoreAnywhere drops the caller's context: it calls http.Client.Post`
 }
+
+// copyTrace stands in for a tracing helper that copies the span of src
+// into dst.
+func copyTrace(dst, src context.Context) context.Context { return dst }
+
+// forward lets in-flight work finish after its caller returns, with a
+// bound of its own: a deliberate detachment, the root bounded where it is
+// made through the tracing helper.
+func forward(ctx context.Context, l *Limiter) error {
+	fctx, cancel := context.WithTimeout(copyTrace(context.Background(), ctx), 5*time.Second)
+	defer cancel()
+	return l.Take(fctx)
+}
+
+// forwardRequest does the same on an HTTP request's path: reported.
+func forwardRequest(w http.ResponseWriter, r *http.Request, l *Limiter) error {
+	fctx, cancel := context.WithTimeout(copyTrace(context.Background(), r.Context()), 5*time.Second) // want `context.Background\(\) passed to bounded.Limiter.Take while r.Context\(\) is available`
+	defer cancel()
+	return l.Take(fctx)
+}

@@ -40,10 +40,14 @@ func twins(ctx context.Context, db *sql.DB, c *kv.Client) {
 }
 
 func network(ctx context.Context) {
-	net.Dial("tcp", "x:1")                     // want `net.Dial ignores`
+	net.Dial("tcp", "x:1") // want `net.Dial ignores`
+	net.LookupHost("x")    // want `net.LookupHost ignores`
+	net.LookupIP("x")      // want `net.LookupIP ignores`
+}
+
+// A bounded dial is reported where a request is served.
+func dialForRequest(w http.ResponseWriter, r *http.Request) {
 	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
-	net.LookupHost("x")                        // want `net.LookupHost ignores`
-	net.LookupIP("x")                          // want `net.LookupIP ignores`
 }
 
 // No fix: a shadowing ctx would change meaning.

@@ -36,3 +36,28 @@ func JoinWaited(ctx context.Context, p *participant) {
 	go notify(alive, p)
 	wg.Wait()
 }
+
+type backend struct{}
+
+// Start runs the backend's start-up query on ctx: its context matters.
+func (b *backend) Start(ctx context.Context) error { return notify(ctx, nil) }
+
+// Listen gives the backend a context of its own that a goroutine cancels
+// once the server has drained after ctx is done: a lifetime managed
+// explicitly, longer than ctx on purpose.
+func Listen(ctx context.Context, b *backend) error {
+	bctx, bcancel := context.WithCancel(context.Background())
+	go func() {
+		<-ctx.Done()
+		bcancel()
+	}()
+	return b.Start(bctx)
+}
+
+// ListenNow cancels when it returns: nothing outlives the call, and the
+// backend's start lost the caller's context.
+func ListenNow(ctx context.Context, b *backend) error {
+	bctx, bcancel := context.WithCancel(context.Background()) // want `context.Background\(\) passed to lifecycle.backend.Start while ctx is available`
+	defer bcancel()
+	return b.Start(bctx)
+}

@@ -6,6 +6,7 @@ package schemasetup
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 type table struct {
@@ -51,5 +52,27 @@ func Touch(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	_, err = stmt.ExecContext(ctx)
+	return err
+}
+
+var schema = []string{"CREATE TABLE IF NOT EXISTS kv (name TEXT)", "CREATE INDEX IF NOT EXISTS kv_name ON kv (name)"}
+
+// createIfMissing runs set-up with the context in scope for some calls
+// only: the catalog query, the list and the format are schema set-up.
+func createIfMissing(ctx context.Context, db *sql.DB, name string) error {
+	var exists bool
+	if err := db.QueryRow("SELECT 1 FROM pg_database WHERE datname = $1", name).Scan(&exists); err != nil {
+		return err
+	}
+	for _, stmt := range schema {
+		if _, err := db.Exec(stmt); err != nil {
+			return err
+		}
+	}
+	_, err := db.Exec(fmt.Sprintf("CREATE DATABASE %s", name))
+	if err != nil {
+		return err
+	}
+	_, err = db.Exec(fmt.Sprintf("DELETE FROM %s", name)) // want `sql.DB.Exec ignores the caller's context while ctx is available`
 	return err
 }

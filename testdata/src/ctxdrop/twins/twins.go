@@ -39,9 +39,13 @@ func handler(w http.ResponseWriter, r *http.Request) {
 	exec.Command("ls", "-l")                     // want `exec.Command ignores`
 }
 
+func dialsForRequest(w http.ResponseWriter, r *http.Request) {
+	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
+}
+
 func dials(ctx context.Context) {
 	net.Dial("tcp", "x:1")                     // want `net.Dial ignores.*\(\*net.Dialer\).DialContext`
-	net.DialTimeout("tcp", "x:1", time.Second) // want `net.DialTimeout ignores`
+	net.DialTimeout("tcp", "x:1", time.Second) // ok: its author chose a bound, and ctx is not a request's
 	net.Dial("unix", "/run/app.sock")          // a local socket: nothing to wait for
 	net.LookupHost("x")                        // want `net.LookupHost ignores.*net.DefaultResolver.LookupHost`
 	net.LookupIP("x")                          // want `net.LookupIP ignores`

@@ -6,6 +6,7 @@ package schema
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 const eventsSchema = `
@@ -64,4 +65,51 @@ func (e *Events) Count() (int, error) {
 	var n int
 	err := e.db.QueryRow("SELECT count(*) FROM events").Scan(&n) // want `sql.DB.QueryRow runs with context.Background\(\) and no deadline`
 	return n, err
+}
+
+// schema is the list of statements setup runs, one by one.
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS kv (name TEXT, value BLOB)`,
+	`CREATE INDEX IF NOT EXISTS kv_name ON kv (name)`,
+	"",
+}
+
+// setup checks the catalog, then creates what is missing from a list and
+// a format: schema set-up, unbounded on purpose.
+func setup(db *sql.DB, name string) error {
+	var exists bool
+	if err := db.QueryRow("SELECT 1 FROM information_schema.TABLES WHERE table_name = ?", "kv").Scan(&exists); err != nil {
+		return err
+	}
+	for _, stmt := range schema {
+		if _, err := db.Exec(stmt); err != nil {
+			return err
+		}
+	}
+	_, err := db.Exec(fmt.Sprintf("CREATE DATABASE %s", name))
+	return err
+}
+
+// queries is a list too, but not of schema statements.
+var queries = []string{"DELETE FROM kv", "CREATE INDEX IF NOT EXISTS kv_value ON kv (value)"}
+
+func purge(db *sql.DB) error {
+	for _, q := range queries {
+		if _, err := db.Exec(q); err != nil { // want `sql.DB.Exec runs with context.Background\(\) and no deadline`
+			return err
+		}
+	}
+	_, err := db.Exec(fmt.Sprintf("DELETE FROM %s", "kv")) // want `sql.DB.Exec runs with context.Background\(\) and no deadline`
+	return err
+}
+
+// queriesOf is written after start-up as well: not a list of constants.
+var queriesOf = []string{"CREATE TABLE t (id INT)"}
+
+func SetQueries(q []string) { queriesOf = q }
+
+func runAll(db *sql.DB) {
+	for _, q := range queriesOf {
+		db.Exec(q) // want `sql.DB.Exec runs with context.Background\(\) and no deadline`
+	}
 }

@@ -8,6 +8,7 @@ package handoff
 import (
 	"context"
 	"database/sql"
+	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -165,4 +166,18 @@ func startsWorker(w http.ResponseWriter, r *http.Request) {
 
 func (w *worker) restart(ctx context.Context) {
 	w.ctx = context.Background() // seam: silent (kept in the receiver for the worker's life, where the context in scope would be cancelled under it; notimeout does not follow the field to the loop's statements)
+}
+
+func dialBounded(ctx context.Context) {
+	c, err := net.DialTimeout("tcp", "peer:1", time.Second) // seam: silent (its author chose a bound and ctx is not a request's: only cancellation is lost)
+	if err == nil {
+		c.Close()
+	}
+}
+
+func dialBoundedForRequest(w http.ResponseWriter, r *http.Request) {
+	c, err := net.DialTimeout("tcp", "peer:1", time.Second) // seam: ctxdrop (a request's cancellation is lost)
+	if err == nil {
+		c.Close()
+	}
 }
