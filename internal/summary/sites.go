@@ -806,9 +806,35 @@ func (e *engine) schemaStatement(c *ssa.CallCommon) bool {
 }
 
 // statementsOf returns the texts a string value may hold, when each is
-// known: a constant, the constant format of fmt.Sprintf, or the
-// constants of a package-level list it is an element of.
+// known: a constant, the constant format of fmt.Sprintf, the constants of
+// a package-level list it is an element of, any of those edited by a
+// strings function that keeps the statement's kind (ReplaceAll, TrimSpace),
+// or a merge of them.
 func (e *engine) statementsOf(v ssa.Value) []string {
+	return e.statementsIn(v, 0)
+}
+
+func (e *engine) statementsIn(v ssa.Value, depth int) []string {
+	if depth > 4 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Phi:
+		var out []string
+		for _, edge := range v.Edges {
+			qs := e.statementsIn(edge, depth+1)
+			if qs == nil {
+				return nil
+			}
+			out = append(out, qs...)
+		}
+		return out
+	case *ssa.Call:
+		switch calleeName(v.Common()) {
+		case "strings.ReplaceAll", "strings.Replace", "strings.TrimSpace", "strings.TrimSuffix", "strings.TrimPrefix", "strings.ToUpper", "strings.ToLower":
+			return e.statementsIn(v.Call.Args[0], depth+1)
+		}
+	}
 	if k, ok := e.constOf(v); ok {
 		if k.Kind() != constant.String {
 			return nil

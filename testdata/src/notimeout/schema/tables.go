@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 const eventsSchema = `
@@ -112,4 +113,18 @@ func runAll(db *sql.DB) {
 	for _, q := range queriesOf {
 		db.Exec(q) // want `sql.DB.Exec runs with context.Background\(\) and no deadline`
 	}
+}
+
+// setupEdited edits the listed statements for the server it finds: still
+// set-up.
+func setupEdited(db *sql.DB, cockroach bool) error {
+	for _, stmt := range schema {
+		if cockroach {
+			stmt = strings.ReplaceAll(stmt, ` COLLATE "C"`, "")
+		}
+		if _, err := db.Exec(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
 }
