@@ -47,6 +47,10 @@ func runStandalone(args []string) int {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
 	}
+	if msg := toolchainMismatch("."); msg != "" {
+		fmt.Fprintln(os.Stderr, "resilvet:", msg)
+		return 1
+	}
 	return cmd.Execute()
 }
 
