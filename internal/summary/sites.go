@@ -403,7 +403,7 @@ func (e *engine) repeatsAt(info *fnInfo, instr ssa.CallInstruction) bool {
 // checks that the call runs once.
 func (e *engine) startupWork(info *fnInfo, instr ssa.CallInstruction, parts []part) bool {
 	name, _, _ := strings.Cut(info.fn.Name(), "#") // init#1
-	if info.fn.Parent() != nil || !knowledge.IsStartupName(name) {
+	if info.fn.Parent() != nil || !knowledge.IsStartupName(name) && !parsesFlags(info) {
 		return false
 	}
 	for _, p := range parts {
@@ -417,6 +417,19 @@ func (e *engine) startupWork(info *fnInfo, instr ssa.CallInstruction, parts []pa
 		}
 	}
 	return true
+}
+
+// parsesFlags reports whether a function parses the command line
+// (flag.Parse, a FlagSet's Parse): whatever its name, it is the program's
+// entry point, as main is (a library's Run that main calls).
+func parsesFlags(info *fnInfo) bool {
+	for _, c := range info.ix.calls {
+		switch calleeName(c.Common()) {
+		case "flag.Parse", "(*flag.FlagSet).Parse", "github.com/spf13/pflag.Parse", "(*github.com/spf13/pflag.FlagSet).Parse":
+			return true
+		}
+	}
+	return false
 }
 
 // isDeferredClosure reports whether fn is a closure that a defer

@@ -7,6 +7,7 @@ package startup
 import (
 	"context"
 	"database/sql"
+	"flag"
 	"net"
 	"time"
 )
@@ -97,4 +98,32 @@ func NewProxy(addr string) (net.Conn, error) {
 func Open() error {
 	_, err := db.Exec("SELECT 1") // want `sql.DB.Exec runs with context.Background\(\) and no deadline`
 	return err
+}
+
+// Run is the program's entry point in a library package (main calls it):
+// it parses the command line, and its one-shot probe mode is start-up
+// work like main's.
+func Run() {
+	ctx := context.Background() // ok: once, from the program's entry point
+	probe := flag.Bool("healthcheck", false, "check the server's health and exit")
+	flag.Parse()
+	if *probe {
+		createTree(ctx)
+		return
+	}
+}
+
+// RunLoop parses the command line too, but polls: reported.
+func RunLoop() {
+	ctx := context.Background() // want `context.Background\(\) reaches sql.DB.QueryRowContext`
+	flag.Parse()
+	for {
+		createTree(ctx)
+	}
+}
+
+// Serve has no command line: not an entry point.
+func Serve() {
+	ctx := context.Background() // want `context.Background\(\) reaches sql.DB.QueryRowContext`
+	createTree(ctx)
 }
