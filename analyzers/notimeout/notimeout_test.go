@@ -56,7 +56,7 @@ func TestDefaultOptions(t *testing.T) {
 		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
 		"notimeout/grpcxdeadline", "notimeout/grpcconnuse", "notimeout/lazyinit", "notimeout/mailsend", "notimeout/acme", "notimeout/harnesst", "notimeout/schema", "notimeout/storage/sqlite3", "notimeout/storage/postgres", "notimeout/pproftool", "notimeout/grpcxretryonly", "notimeout/everyday",
-		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/harness",
+		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/pgxstore", "notimeout/harness",
 		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse", "notimeout/startup", "notimeout/kongcmd", "notimeout/kongserve")
 	resilvettest.CheckMessages(t, results)
 	for _, r := range results {

@@ -74,12 +74,13 @@ func IsDeferredWork(t types.Type) bool {
 }
 
 // IsSQLTxOrStmt reports whether t is *database/sql.Tx or *database/sql.Stmt
-// (or the struct itself).
+// (or the struct itself), or pgx's Tx.
 func IsSQLTxOrStmt(t types.Type) bool {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	return isNamed(t, "database/sql", "Tx") || isNamed(t, "database/sql", "Stmt")
+	return isNamed(t, "database/sql", "Tx") || isNamed(t, "database/sql", "Stmt") ||
+		isNamed(t, "github.com/jackc/pgx/v5", "Tx") || isNamed(t, "github.com/jackc/pgx/v4", "Tx")
 }
 
 // IsSQLHandle reports whether t is a database/sql handle: *DB, *Conn,
