@@ -179,7 +179,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) || !e.reachesRemote(s) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) || e.onlyLocalWork(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module, Bounded: u.Bounded}
@@ -209,27 +209,20 @@ func (e *engine) exempt(callee *types.Func) bool {
 	return e.implsIgnoreCtx(callee)
 }
 
-// reachesRemote reports whether the root context at a sink is known to
-// bound work on a remote peer or a wait that may last forever: an
-// outbound call of the table that is not local, a request that is sent,
-// or a callee whose CtxRemote says so. A helper making its own context
-// for anything else (files and in-process channels, a metrics or tracing
-// callback, an interface whose implementations are out of sight, a
-// callee with no claims) is not reported: the tool would be guessing
-// that the caller's deadline matters there.
-func (e *engine) reachesRemote(s Sink) bool {
-	if s.call == nil {
+// onlyLocalWork reports whether a context handed to callee reaches only
+// local work there: files, in-process channels and waits, SQL on an
+// in-process database. A helper that makes its own context for such a
+// callee drops no bound on a dependency, and adding a context parameter
+// to it would buy nothing. Only a callee whose claims are known is
+// judged: an outbound call of the table is remote work, and a function
+// with no summary may do anything.
+func (e *engine) onlyLocalWork(callee *types.Func) bool {
+	callee = callee.Origin()
+	if _, ok := e.ext.OutboundOf(callee.FullName()); ok {
 		return false
 	}
-	name := calleeName(s.call)
-	if buildsRequest(name) {
-		return !s.Unsent
-	}
-	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(s.call, o) {
-		return !e.localOutbound(s.call, name, o)
-	}
-	sum := e.summaryOf(s.call)
-	return sum != nil && len(sum.CtxRemote) > 0
+	s := e.summaryOfFunc(callee)
+	return s != nil && len(s.CtxIO) > 0 && len(s.CtxRemote) == 0
 }
 
 // markLocalSinks marks the sinks that do only local work with a root

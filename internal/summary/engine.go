@@ -615,16 +615,18 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 	case !c.IsInvoke() && c.StaticCallee() == nil, c.IsInvoke() && s == nil && c.Method.Pkg() != e.pass.Pkg:
 		// Handed to a function value, or to an interface declared
 		// elsewhere whose work is not known (a callback): it may bound
-		// anything, so the context matters, but nothing says the work is
-		// remote. An interface of this package whose implementations
-		// here make no claim does not matter.
+		// anything, and is taken as remote. (Taken as local, a policy
+		// compiler's root context reaching a schema resolver set as a
+		// func value, which fetches over HTTPS, was lost, and no false
+		// finding went with it.) An interface of this package whose
+		// implementations here make no claim does not matter.
 		var ctxs []ssa.Value
 		for _, a := range c.Args {
 			if analysisutil.IsContext(a.Type()) {
 				ctxs = append(ctxs, a)
 			}
 		}
-		e.ctxIOAt(info, ctxs, false)
+		e.ctxIOAt(info, ctxs, true)
 	}
 	e.applyFuncArgs(info, instr)
 }

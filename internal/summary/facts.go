@@ -69,15 +69,14 @@ type FuncSummary struct {
 	// beside FooContext) only when the alternative's context does.
 	CtxIO []int
 
-	// CtxRemote lists the CtxIO parameters whose context is known to
-	// reach work on a remote peer (outbound work other than SQL on an
-	// in-process database or a Unix socket) or a check of Done or Err in
-	// a function that can block (a wait that may last forever); a
-	// callback whose work is not known (a func value, an interface
-	// declared elsewhere with no implementation in sight) is not
-	// evidence of either. Read by the engine's DropsCtx claim, in this
-	// package and at callers in others: a helper's own root context
-	// drops its caller's only when it is known to bound such work.
+	// CtxRemote lists the CtxIO parameters whose context reaches work on
+	// a remote peer (outbound work other than SQL on an in-process
+	// database or a Unix socket), a check of Done or Err in a function
+	// that can block (a wait that may last forever), or a callback whose
+	// work is not known (a func value, an interface declared elsewhere
+	// with no implementation in sight). Read by the engine's DropsCtx
+	// claim, in this package and at callers in others: a helper's own
+	// root context drops its caller's only when it reaches such work.
 	CtxRemote []int `json:",omitempty"`
 
 	// FuncCalls lists the func-typed parameters the function calls: how
@@ -319,15 +318,14 @@ func (s *FuncSummary) String() string {
 		}
 	}
 	if len(s.CtxIO) > 0 {
-		// A parameter not known to reach remote work (local work, or a
-		// callback whose work is not known) is marked: remote is the
+		// A parameter reaching only local work is marked: remote is the
 		// common case.
 		var ks []string
 		for _, k := range s.CtxIO {
 			if slices.Contains(s.CtxRemote, k) {
 				ks = append(ks, strconv.Itoa(k))
 			} else {
-				ks = append(ks, strconv.Itoa(k)+":noremote")
+				ks = append(ks, strconv.Itoa(k)+":local")
 			}
 		}
 		parts = append(parts, "ctxIO("+strings.Join(ks, ",")+")")

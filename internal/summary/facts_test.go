@@ -62,11 +62,11 @@ func TestGobRoundTrip(t *testing.T) {
 	viaFirst := &summary.FuncSummary{Reaches: []summary.Reach{{Param: 1, Of: "ctx", Kind: "grpc", Call: "grpc.ClientConn.Invoke", ViaConn: true, Conn: 0, If: &summary.IntCond{Param: 2, Op: "==", Value: 0}}}, Results: []summary.ValueClaim{{Of: "conn", State: "bounded"}}}
 	roundTrip(t, viaFirst)
 	assert.Equal(t, "reaches(ctx1->grpc.ClientConn.Invoke unless conn0 if p2==0) returns(conn0:bounded)", viaFirst.String())
-	// A context not known to reach remote work (param 1: local work or a
-	// callback), beside one reaching a remote peer (param 0).
+	// A context reaching local work only (param 1), beside one reaching a
+	// remote peer (param 0).
 	ctxIO := &summary.FuncSummary{CtxIO: []int{0, 1}, CtxRemote: []int{0}}
 	roundTrip(t, ctxIO)
-	assert.Equal(t, "ctxIO(0,1:noremote)", ctxIO.String())
+	assert.Equal(t, "ctxIO(0,1:local)", ctxIO.String())
 	roundTrip(t, &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Via: "net.LookupHost", Twin: "net.DefaultResolver.LookupHost"}})
 	bounded := &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Bounded: true}}
 	roundTrip(t, bounded)

@@ -29,7 +29,7 @@ func Either(fast bool, op func() error) error { // want Either:`^calls\(1,x1\)$`
 }
 
 // Counted tries op a constant number of times, named across the file.
-func Counted(ctx context.Context, op func(context.Context) error) error { // want Counted:`^ctxIO\(0:noremote\) calls\(1,x4,arg0=p0\)$`
+func Counted(ctx context.Context, op func(context.Context) error) error { // want Counted:`^ctxIO\(0\) calls\(1,x4,arg0=p0\)$`
 	var err error
 	for i := 0; i < attempts; i++ {
 		if err = op(ctx); err == nil {
@@ -82,13 +82,13 @@ func Nested(op func() error) error { // want Nested:`^calls\(0,x6\)$`
 
 // Forward hands op to Counted: the count survives the helper, and so
 // does which parameter is passed to op.
-func Forward(ctx context.Context, op func(context.Context) error) error { // want Forward:`^ctxIO\(0:noremote\) calls\(1,x4,arg0=p0\)$`
+func Forward(ctx context.Context, op func(context.Context) error) error { // want Forward:`^ctxIO\(0\) calls\(1,x4,arg0=p0\)$`
 	return Counted(ctx, op)
 }
 
 // Wrapped calls op inside a closure that Counted calls: the closure's
 // one call times Counted's four.
-func Wrapped(ctx context.Context, op func() error) error { // want Wrapped:`^ctxIO\(0:noremote\) calls\(1,x4\)$`
+func Wrapped(ctx context.Context, op func() error) error { // want Wrapped:`^ctxIO\(0\) calls\(1,x4\)$`
 	return Counted(ctx, func(context.Context) error { return op() })
 }
 
@@ -193,7 +193,7 @@ func ThroughKnown(op func() error) error { // want ThroughKnown:`^calls\(0,x1\)$
 
 // OnceWithContext uses its context inside a closure run once: it still
 // matters (a captured parameter is boxed by the SSA builder).
-func OnceWithContext(ctx context.Context, f func(context.Context) error) { // want OnceWithContext:`^ctxIO\(0:noremote\) calls\(1,x\?\)$`
+func OnceWithContext(ctx context.Context, f func(context.Context) error) { // want OnceWithContext:`^ctxIO\(0\) calls\(1,x\?\)$`
 	var once sync.Once
 	once.Do(func() { _ = f(ctx) })
 }

@@ -61,7 +61,7 @@ func withDeadline(d time.Duration) grpc.UnaryClientInterceptor {
 	}
 }
 
-func logging(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error { // want logging:`^ctxIO\(0:noremote\) calls\(5,x1,`
+func logging(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error { // want logging:`^ctxIO\(0\) calls\(5,x1,`
 	return invoker(ctx, method, req, reply, cc, opts...)
 }
 

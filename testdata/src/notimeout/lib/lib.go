@@ -91,7 +91,7 @@ func WithDeadline(ctx context.Context) (context.Context, context.CancelFunc) { /
 }
 
 // Retry calls op in a loop: a retry layer.
-func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`^ctxIO\(0:noremote\) calls\(1,x3,arg0=p0\)$`
+func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`^ctxIO\(0\) calls\(1,x3,arg0=p0\)$`
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = op(ctx); err == nil {
