@@ -193,7 +193,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 			// the context in scope would be cancelled under it.
 			continue
 		}
-		if (s.Kind == summary.SinkGo || s.InGoroutine) && !c.joins(owner) {
+		if (s.Kind == summary.SinkGo || s.InGoroutine) && !u.Joins {
 			// A goroutine the function does not wait for outlives it: the
 			// caller's context would be cancelled under it, so a fresh
 			// one is deliberate, and what it lacks is a deadline of its
@@ -252,27 +252,6 @@ func (c *checker) servesRequest(owner inspector.Cursor, sc *inScope) bool {
 		}
 	}
 	return false
-}
-
-// joins reports whether a function waits for the goroutines it starts
-// (sync.WaitGroup's or errgroup.Group's Wait): their work is then part of
-// the caller's, and should have its context.
-func (c *checker) joins(owner inspector.Cursor) bool {
-	found := false
-	ast.Inspect(owner.Node(), func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, call); fn != nil {
-			switch fn.FullName() {
-			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 // checkRoot applies rule 1 to a root-context creation.

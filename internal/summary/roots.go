@@ -29,7 +29,10 @@ type RootUse struct {
 	// Bounded is set when the root goes only into context.WithTimeout or
 	// WithDeadline (or their Cause forms): it has a deadline of its own
 	// from the start.
-	Bounded bool
+	Bounded bool	// Joins is set when the function making the root waits for the
+	// goroutines it starts (a sync.WaitGroup's or errgroup.Group's Wait):
+	// their work is part of its own, and should have its context.
+	Joins bool
 }
 
 // SinkKind says how a root context leaves the function that made it.
@@ -197,7 +200,7 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 				if !knowledge.IsRootContext(name) {
 					continue
 				}
-				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn, Bounded: boundedWhereMade(call)}, seen: map[ssa.Value]bool{}}
+				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn, Bounded: boundedWhereMade(call), Joins: waitsForGoroutines(fn)}, seen: map[ssa.Value]bool{}}
 				rf.follow(call)
 				sort.SliceStable(rf.use.Sinks, func(i, j int) bool { return rf.use.Sinks[i].Pos < rf.use.Sinks[j].Pos })
 				out = append(out, rf.use)
