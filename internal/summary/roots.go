@@ -29,7 +29,8 @@ type RootUse struct {
 	// Bounded is set when the root goes only into context.WithTimeout or
 	// WithDeadline (or their Cause forms): it has a deadline of its own
 	// from the start.
-	Bounded bool // Joins is set when the function making the root waits for the
+	Bounded bool
+	// Joins is set when the function making the root waits for the
 	// goroutines it starts (a sync.WaitGroup's or errgroup.Group's Wait):
 	// their work is part of its own, and should have its context.
 	Joins bool
