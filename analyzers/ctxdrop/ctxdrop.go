@@ -175,7 +175,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
 		return nil, nil
 	}
-	if c.boundedWhereMade(cur) && !c.servesRequest(owner, sc) {
+	if u.Bounded && !c.servesRequest(owner, sc) {
 		// context.WithTimeout(context.Background(), 5*time.Second) where
 		// the context in scope is not a request's (start-up, a health
 		// probe, a background loop): a deliberate detachment with its
@@ -188,9 +188,9 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 			continue
 		}
 		if s.Kind == summary.SinkStore && s.Outlives {
-			// Kept in the receiver, a package variable or a value
-			// returned: it serves something that outlives the call, and
-			// the context in scope would be cancelled under it.
+			// Kept in the receiver or a package variable: it serves
+			// something that outlives the call, and the context in scope
+			// would be cancelled under it.
 			continue
 		}
 		if (s.Kind == summary.SinkGo || s.InGoroutine) && !u.Joins {
@@ -203,31 +203,6 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		sinks = append(sinks, s)
 	}
 	return sc, sinks
-}
-
-// boundedWhereMade reports whether the root context at cur is bounded in
-// the expression that makes it: the first argument of context.WithTimeout
-// or WithDeadline (or their Cause forms), directly or through one call
-// that returns a context made from it
-// (context.WithTimeout(tracing.CopyTraceContext(context.Background(), ctx), d)).
-func (c *checker) boundedWhereMade(cur inspector.Cursor) bool {
-	for hop := 0; hop < 2; hop++ {
-		if cur.ParentEdgeKind() != edge.CallExpr_Args {
-			return false
-		}
-		cur = cur.Parent()
-		call := cur.Node().(*ast.CallExpr)
-		if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" {
-			switch fn.Name() {
-			case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
-				return true
-			}
-		}
-		if !analysisutil.IsContext(c.pass.TypesInfo.TypeOf(call)) {
-			return false
-		}
-	}
-	return false
 }
 
 // servesRequest reports whether the context in scope is an HTTP

@@ -39,12 +39,13 @@ type FuncSummary struct {
 	// if it waits or makes its own context.
 	Waits bool `json:",omitempty"`
 
-	// RetainsCtx is set when the function keeps its context past its
-	// return (stores it in its receiver or in what it returns, hands it
-	// to a goroutine it does not wait for, or to a callee that retains
-	// it): the context it should get is a long-lived one, so a root
-	// context handed to it is a lifetime choice. Read by ctxdrop (rule 1)
-	// and the engine's DropsCtx claim (retains.go).
+	// RetainsCtx is set when the function keeps its context for the life
+	// of what it starts: hands it to a goroutine it does not wait for,
+	// stores it with its cancel function, stores it in its receiver or
+	// what it returns while starting such a goroutine, or passes it to a
+	// callee that retains it. The context it should get is a long-lived
+	// one, so a root context handed to it is a lifetime choice. Read by
+	// ctxdrop (rule 1) and the engine's DropsCtx claim (retains.go).
 	RetainsCtx bool `json:",omitempty"`
 
 	// Reaches lists the parameters whose value reaches an outbound call

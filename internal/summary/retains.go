@@ -56,20 +56,26 @@ func (e *engine) retainsCtx(fn *ssa.Function) bool {
 		f, idx := e.ctxParamOf(v, 0)
 		return f == fn && idx >= 0
 	}
-	joins := waitsForGoroutines(fn)
+	joins := -1 // whether fn waits for its goroutines, read at the first go statement
 	starts, stored := false, false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
 			case *ssa.Store:
-				if fromParam(in.Val) && outlivesCall(in.Addr, 0) {
+				if fromParam(in.Val) && outlivesCall(in.Addr) {
 					if cancelStored(in.Val) {
 						return true
 					}
 					stored = true
 				}
 			case *ssa.Go:
-				if joins {
+				if joins < 0 {
+					joins = 0
+					if waitsForGoroutines(fn) {
+						joins = 1
+					}
+				}
+				if joins == 1 {
 					continue
 				}
 				starts = true
@@ -114,7 +120,7 @@ func cancelStored(ctx ssa.Value) bool {
 	}
 	for _, cancel := range extracts(call, 1) {
 		for _, r := range *cancel.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Val == cancel && outlivesCall(st.Addr, 0) {
+			if st, ok := r.(*ssa.Store); ok && st.Val == cancel && outlivesCall(st.Addr) {
 				return true
 			}
 		}
@@ -149,23 +155,33 @@ func goArgs(c *ssa.CallCommon) []ssa.Value {
 // outlivesCall reports whether memory at addr lives past the call that
 // writes it: a field or element of a parameter (the receiver), of a
 // package variable, or of a value the function returns.
-func outlivesCall(addr ssa.Value, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	switch a := addr.(type) {
+func outlivesCall(addr ssa.Value) bool {
+	switch base := memoryBase(addr).(type) {
 	case *ssa.Global, *ssa.Parameter:
 		return true
-	case *ssa.FieldAddr:
-		return outlivesCall(a.X, depth+1)
-	case *ssa.IndexAddr:
-		return outlivesCall(a.X, depth+1)
-	case *ssa.UnOp:
-		return outlivesCall(a.X, depth+1)
 	case *ssa.Alloc:
-		return a.Heap && returned(a, map[ssa.Value]bool{})
+		return base.Heap && returned(base, map[ssa.Value]bool{})
 	}
 	return false
+}
+
+// memoryBase returns the variable or allocation an address is a field
+// or element of (s.state.ctx: s), through at most four selections, or
+// nil.
+func memoryBase(addr ssa.Value) ssa.Value {
+	for range 5 {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			addr = a.X
+		default:
+			return addr
+		}
+	}
+	return nil
 }
 
 // returned reports whether v reaches one of its function's return

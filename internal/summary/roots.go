@@ -26,9 +26,10 @@ type RootUse struct {
 	Func *ssa.Function
 	// Sinks lists where the context goes, in source order.
 	Sinks []Sink
-	// Bounded is set when the root goes only into context.WithTimeout or
-	// WithDeadline (or their Cause forms): it has a deadline of its own
-	// from the start.
+	// Bounded is set when the root goes only into a derivation that sets
+	// a deadline (context.WithTimeout, directly or through one call that
+	// returns a context made from it): it has a deadline of its own from
+	// the start. Read by ctxdrop (rule 1) and the DropsCtx claim.
 	Bounded bool
 	// Joins is set when the function making the root waits for the
 	// goroutines it starts (a sync.WaitGroup's or errgroup.Group's Wait):
@@ -213,7 +214,8 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 }
 
 // boundedWhereMade reports whether every use of a root context is as the
-// parent of context.WithTimeout or WithDeadline (or their Cause forms),
+// parent of a derivation that sets a deadline (context.WithTimeout or
+// WithDeadline, their Cause forms, the runtime's deadline.Ensure),
 // directly or through one call that returns a context made from it (a
 // tracing helper copying the span: CopyTraceContext(bg, ctx)).
 func boundedWhereMade(root *ssa.Call) bool {
@@ -230,15 +232,12 @@ func boundedUses(v ssa.Value, hop int) bool {
 		if !ok || !slices.Contains(call.Call.Args, v) {
 			return false
 		}
-		switch calleeName(call.Common()) {
-		case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+		if setsContextDeadline(calleeName(call.Common())) {
 			if call.Call.Args[0] != v {
 				return false
 			}
-		default:
-			if !analysisutil.IsContext(call.Type()) || !boundedUses(call, hop+1) {
-				return false
-			}
+		} else if !analysisutil.IsContext(call.Type()) || !boundedUses(call, hop+1) {
+			return false
 		}
 	}
 	return true
@@ -349,7 +348,7 @@ func (rf *rootFlow) store(st *ssa.Store) {
 			return
 		}
 	case *ssa.FieldAddr:
-		s := Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(a, 0)}
+		s := Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(a)}
 		if al, ok := a.X.(*ssa.Alloc); ok {
 			if t := al.Type().(*types.Pointer).Elem(); rf.ctxIface != nil && (types.Implements(t, rf.ctxIface) || types.Implements(types.NewPointer(t), rf.ctxIface)) {
 				s.BuildsContext = true
@@ -362,27 +361,18 @@ func (rf *rootFlow) store(st *ssa.Store) {
 		rf.sink(s, st)
 		return
 	}
-	rf.sink(Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(st.Addr, 0)}, st)
+	rf.sink(Sink{Kind: SinkStore, Pos: st.Pos(), Outlives: keptByReceiver(st.Addr)}, st)
 }
 
 // keptByReceiver reports whether addr is memory of the function's
 // receiver (s.ctx, s.state.ctx) or of a package variable.
-func keptByReceiver(addr ssa.Value, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	switch a := addr.(type) {
+func keptByReceiver(addr ssa.Value) bool {
+	switch base := memoryBase(addr).(type) {
 	case *ssa.Global:
 		return true
 	case *ssa.Parameter:
-		fn := a.Parent()
-		return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == a
-	case *ssa.FieldAddr:
-		return keptByReceiver(a.X, depth+1)
-	case *ssa.IndexAddr:
-		return keptByReceiver(a.X, depth+1)
-	case *ssa.UnOp:
-		return keptByReceiver(a.X, depth+1)
+		fn := base.Parent()
+		return fn.Signature.Recv() != nil && fn.Params[0] == base
 	}
 	return false
 }

@@ -181,3 +181,19 @@ func dialBoundedForRequest(w http.ResponseWriter, r *http.Request) {
 		c.Close()
 	}
 }
+
+// probe bounds the root it makes itself.
+func probe() error {
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err := db.QueryContext(c, "select 1")
+	return err
+}
+
+func probesInLoop(ctx context.Context) error {
+	return probe() // seam: silent (the helper bounds its own root and ctx is not a request's: only cancellation is lost)
+}
+
+func probesForRequest(w http.ResponseWriter, r *http.Request) error {
+	return probe() // seam: ctxdrop (a request's deadline does not reach the helper's query)
+}
