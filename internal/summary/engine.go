@@ -569,13 +569,15 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		// An interface call whose implementations are known here.
 		for _, t := range targets {
 			name := t.method.FullName()
-			if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+			o, outbound := e.ext.OutboundOf(name)
+			outbound = outbound && e.outboundApplies(c, o)
+			if outbound {
 				e.dynRecv[c] = t.recv
 				e.checkOutbound(info, instr, name, o)
 				delete(e.dynRecv, c)
 			}
 			s := e.summaryOfFunc(t.method)
-			if s != nil {
+			if s != nil && !outbound {
 				for _, r := range s.Reaches {
 					e.checkReach(info, instr, r)
 				}
@@ -598,7 +600,10 @@ func (e *engine) visitCall(info *fnInfo, instr ssa.CallInstruction) {
 		e.checkOutbound(info, instr, name, o)
 	}
 	s := e.summaryOf(c)
-	if s != nil {
+	if s != nil && !outbound {
+		// A call of the table is judged by its entry (its bound, schema
+		// set-up): the library's own calls inside it, which its facts
+		// reach, are how it does the work, not more findings.
 		for _, r := range s.Reaches {
 			e.checkReach(info, instr, r)
 		}

