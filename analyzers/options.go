@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,10 +30,10 @@ type Options struct {
 	// TimeoutInterceptors lists the functions that build gRPC client
 	// interceptors setting a deadline, e.g. "example.com/rpc.Timeout".
 	TimeoutInterceptors []string
-	// TransportTimeouts counts an http.Transport with
+	// IgnoreTransportTimeouts stops counting an http.Transport with
 	// ResponseHeaderTimeout and a dialer with Timeout as bounding its
-	// client.
-	TransportTimeouts bool
+	// client (-resilvet.transport-timeouts=false).
+	IgnoreTransportTimeouts bool
 
 	// notimeout's (-notimeout.<name>): see notimeout.Config.
 
@@ -58,7 +59,7 @@ func validClientTimeout(d time.Duration) error {
 
 // summaryConfig is the part of the options the summary analyzer reads.
 func (o *Options) summaryConfig() summary.Config {
-	return summary.Config{Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, TransportTimeouts: o.TransportTimeouts}
+	return summary.Config{Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, IgnoreTransportTimeouts: o.IgnoreTransportTimeouts}
 }
 
 // SummaryKey identifies the options that change the summaries (and so
@@ -104,7 +105,7 @@ func (o *Options) SharedFlags(fs *flag.FlagSet, prefix string) {
 	fs.BoolVar(&o.IncludeTests, prefix+"include-tests", o.IncludeTests, "report findings in _test.go files too")
 	fs.Var(namesFlag{&o.Outbound}, prefix+"outbound", "comma-separated full names of extra outbound functions, e.g. (*example.com/kv.Client).Get")
 	fs.Var(namesFlag{&o.TimeoutInterceptors}, prefix+"timeout-interceptors", "comma-separated full names of functions that build gRPC client interceptors setting a deadline, e.g. example.com/rpc.Timeout")
-	fs.BoolVar(&o.TransportTimeouts, prefix+"transport-timeouts", o.TransportTimeouts, "count an http.Transport with ResponseHeaderTimeout and a dialer with Timeout as bounding its client")
+	fs.Var(notFlag{&o.IgnoreTransportTimeouts}, prefix+"transport-timeouts", "count an http.Transport with ResponseHeaderTimeout and a dialer with Timeout as bounding its client (default true; false: only a client Timeout or a deadline bounds a call)")
 }
 
 // AnalyzerFlags registers the named analyzer's own options on fs as
@@ -166,3 +167,26 @@ var (
 	_ flag.Value = namesFlag{}
 	_ flag.Value = durationFlag{}
 )
+
+// notFlag is a boolean flag that sets the negation of its field, so that
+// an option whose default is on keeps a zero value that means default.
+type notFlag struct{ off *bool }
+
+func (f notFlag) String() string {
+	if f.off == nil {
+		return "true"
+	}
+	return strconv.FormatBool(!*f.off)
+}
+
+func (f notFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	*f.off = !v
+	return nil
+}
+
+// IsBoolFlag lets -name stand for -name=true.
+func (f notFlag) IsBoolFlag() bool { return true }

@@ -25,17 +25,17 @@ func TestFlagsFillOptions(t *testing.T) {
 		"-resilvet.outbound=(*example.com/kv.Client).Get, example.com/kv.Dial",
 		"-resilvet.outbound=example.com/kv.Put",
 		"-resilvet.timeout-interceptors=example.com/rpc.Timeout",
-		"-resilvet.transport-timeouts",
+		"-resilvet.transport-timeouts=false",
 		"-notimeout.edge", "-notimeout.main", "-notimeout.client-timeout=1500ms",
 	}))
 	assert.Equal(t, analyzers.Options{
-		IncludeTests:        true,
-		Outbound:            []string{"(*example.com/kv.Client).Get", "example.com/kv.Dial", "example.com/kv.Put"},
-		TimeoutInterceptors: []string{"example.com/rpc.Timeout"},
-		TransportTimeouts:   true,
-		Edge:                true,
-		Main:                true,
-		ClientTimeout:       1500 * time.Millisecond,
+		IncludeTests:            true,
+		Outbound:                []string{"(*example.com/kv.Client).Get", "example.com/kv.Dial", "example.com/kv.Put"},
+		TimeoutInterceptors:     []string{"example.com/rpc.Timeout"},
+		IgnoreTransportTimeouts: true,
+		Edge:                    true,
+		Main:                    true,
+		ClientTimeout:           1500 * time.Millisecond,
 	}, opts)
 	require.NoError(t, opts.Validate())
 	assert.Equal(t, "1.5s", fs.Lookup("notimeout.client-timeout").Value.String())
@@ -81,7 +81,7 @@ func TestKeys(t *testing.T) {
 	base := analyzers.Options{}
 	variants := []analyzers.Options{
 		{IncludeTests: true}, {Outbound: []string{"a.B"}}, {TimeoutInterceptors: []string{"a.B"}},
-		{TransportTimeouts: true}, {Edge: true}, {Main: true}, {ClientTimeout: time.Second},
+		{IgnoreTransportTimeouts: true}, {Edge: true}, {Main: true}, {ClientTimeout: time.Second},
 	}
 	for _, v := range variants {
 		assert.NotEqual(t, base.Key(), v.Key(), "%+v", v)

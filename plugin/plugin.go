@@ -14,7 +14,7 @@
 //	include-tests: true                        # -resilvet.include-tests
 //	outbound: ["(*example.com/kv.Client).Get"] # -resilvet.outbound
 //	timeout-interceptors: ["example.com/rpc.Timeout"] # -resilvet.timeout-interceptors
-//	transport-timeouts: true                   # -resilvet.transport-timeouts
+//	transport-timeouts: false                  # -resilvet.transport-timeouts=false
 //	edge: true                                 # notimeout: -notimeout.edge
 //	main: true                                 # notimeout: -notimeout.main
 //	client-timeout: 5s                         # notimeout: -notimeout.client-timeout
@@ -49,11 +49,12 @@ type Settings struct {
 	// Outbound lists extra outbound functions by full name.
 	Outbound []string `json:"outbound"`
 	// TimeoutInterceptors names the functions that build gRPC client
-	// interceptors setting a deadline; TransportTimeouts counts an
-	// http.Transport with ResponseHeaderTimeout and a dialer timeout as a
-	// bound. Like Outbound they are shared by every resilvet linter.
+	// interceptors setting a deadline; TransportTimeouts, true when
+	// absent, counts an http.Transport with ResponseHeaderTimeout and a
+	// dialer timeout as a bound. Like Outbound they are shared by every
+	// resilvet linter.
 	TimeoutInterceptors []string `json:"timeout-interceptors"`
-	TransportTimeouts   bool     `json:"transport-timeouts"`
+	TransportTimeouts   *bool    `json:"transport-timeouts"`
 	// Edge, Main and ClientTimeout are notimeout's: report handlers whose
 	// r.Context() reaches outbound work unbounded, report in one-shot
 	// package main, and the duration its fixes write ("10s").
@@ -74,12 +75,12 @@ func newPlugin(name string) register.NewPlugin {
 			return nil, fmt.Errorf("%s settings: %w", name, err)
 		}
 		opts := analyzers.Options{
-			IncludeTests:        s.IncludeTests,
-			Outbound:            s.Outbound,
-			TimeoutInterceptors: s.TimeoutInterceptors,
-			TransportTimeouts:   s.TransportTimeouts,
-			Edge:                s.Edge,
-			Main:                s.Main,
+			IncludeTests:            s.IncludeTests,
+			Outbound:                s.Outbound,
+			TimeoutInterceptors:     s.TimeoutInterceptors,
+			IgnoreTransportTimeouts: s.TransportTimeouts != nil && !*s.TransportTimeouts,
+			Edge:                    s.Edge,
+			Main:                    s.Main,
 		}
 		if s.ClientTimeout != "" {
 			d, err := time.ParseDuration(s.ClientTimeout)

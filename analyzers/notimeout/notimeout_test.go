@@ -113,11 +113,11 @@ func TestTimeoutInterceptorsOption(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/interceptorset")
 }
 
-// TestTransportTimeoutsOption proves that transport-level timeouts bound
-// a client only when the option says so.
+// TestTransportTimeoutsOption proves that transport-level timeouts stop
+// bounding a client when the option turns them off.
 func TestTransportTimeoutsOption(t *testing.T) {
-	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{TransportTimeouts: true})
-	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/transportset")
+	set := resilvettest.Analyzer(t, "notimeout", analyzers.Options{IgnoreTransportTimeouts: true})
+	analysistest.Run(t, resilvettest.TestData(), set, "notimeout/transportoff")
 }
 
 // TestClientTimeoutChangesFixes proves the option's effect: the fixes

@@ -97,7 +97,7 @@ Analyzer options (every mode; go vet passes them through):
   -resilvet.outbound list          more outbound calls (pkg.Func, pkg.Type.Method)
   -resilvet.timeout-interceptors list
                                    gRPC interceptors that set a deadline
-  -resilvet.transport-timeouts     trust http.Transport dial/header timeouts
+  -resilvet.transport-timeouts     trust http.Transport dial/header timeouts (default true)
   -notimeout.edge                  report handlers that call out without a deadline
   -notimeout.main                  also report in package main
   -notimeout.client-timeout d      the Timeout the suggested fixes write

@@ -1108,6 +1108,8 @@ func domainOfType(t types.Type) (domain, bool) {
 		return domRequest, true
 	case isNamedPtr(t, "net/http", "Client"):
 		return domClient, true
+	case isNamedPtr(t, "net/http", "Transport"):
+		return domTransport, true
 	}
 	return 0, false
 }

@@ -45,10 +45,10 @@ type Config struct {
 	// TimeoutInterceptors lists the functions that build gRPC client
 	// interceptors setting a deadline.
 	TimeoutInterceptors []string
-	// TransportTimeouts counts an http.Transport with
+	// IgnoreTransportTimeouts stops counting an http.Transport with
 	// ResponseHeaderTimeout and a dialer with Timeout as bounding its
-	// client.
-	TransportTimeouts bool
+	// client (they bound everything but reading the body).
+	IgnoreTransportTimeouts bool
 }
 
 // Analyzer is the summary analyzer with the default configuration, which
@@ -187,7 +187,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 // outside std, exports the facts.
 func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg Config) {
 	pkg, funcs := buildSSA(pass)
-	e := newEngine(pass, res, pkg, funcs, ext, cfg.TransportTimeouts)
+	e := newEngine(pass, res, pkg, funcs, ext, !cfg.IgnoreTransportTimeouts)
 	res.roots = findRoots(e.funcs, contextInterface(pass.Pkg))
 	e.run()
 	e.importAlternatives()

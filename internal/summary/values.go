@@ -35,9 +35,13 @@ const (
 	// structs that carry one: bounded when it was dialled with a timeout
 	// interceptor (conns.go).
 	domConn
+	// domTransport follows an *http.Transport: bounded when it has a
+	// ResponseHeaderTimeout and a dialer with a timeout, unknown
+	// otherwise (a transport bounds its client only by being bounded).
+	domTransport
 )
 
-var domainNames = [...]string{"ctx", "request", "client", "dialer", "conn"}
+var domainNames = [...]string{"ctx", "request", "client", "dialer", "conn", "transport"}
 
 func (d domain) String() string { return domainNames[d] }
 
@@ -274,6 +278,8 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 			return ev.configured(v, "Timeout")
 		case domDialer:
 			return ev.configured(v, "Timeout", "Deadline")
+		case domTransport:
+			return ev.transportLiteral(v)
 		}
 		return unknown
 	}
@@ -553,7 +559,7 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 	if refs == nil {
 		return unknown
 	}
-	escapes := false
+	escapes, delegated := false, false
 	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
@@ -563,8 +569,11 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 					return bounded()
 				}
 			}
-			if name == "Transport" && ev.e.transportTimeouts && ev.transportBounded(r) {
-				return bounded()
+			if name == "Transport" {
+				if ev.e.transportTimeouts && ev.transportBounded(r) {
+					return bounded()
+				}
+				delegated = delegated || sendsThroughClient(r)
 			}
 		case *ssa.Call:
 			if !isMethodReceiver(r.Common(), al) {
@@ -632,7 +641,7 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 			escapes = true
 		}
 	}
-	if escapes {
+	if escapes || delegated {
 		return unknown
 	}
 	what := "a client without Timeout"
@@ -669,10 +678,11 @@ func storedOrReturned(v ssa.Value) bool {
 }
 
 // transportBounded reports whether the value stored into a client's
-// Transport field is an *http.Transport literal with a
-// ResponseHeaderTimeout and a dial function of a net.Dialer that has a
-// Timeout or Deadline: a bound on everything but reading the body, which
-// counts only with -resilvet.transport-timeouts.
+// Transport field is an *http.Transport with a ResponseHeaderTimeout and
+// a dial function of a net.Dialer that has a Timeout or Deadline, made
+// in place or by a function whose result claim says so: a bound on
+// everything but reading the body, which counts unless
+// -resilvet.transport-timeouts=false.
 func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
 	vals := storedAt(fa)
 	if len(vals) != 1 {
@@ -682,24 +692,62 @@ func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
 	if !ok {
 		return false
 	}
-	tr, ok := mi.X.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
+	return ev.eval(domTransport, mi.X).state() == stBounded
+}
+
+// transportLiteral judges an *http.Transport made in place: bounded when
+// it is given a ResponseHeaderTimeout and a dial function of a bounded
+// net.Dialer, unknown otherwise.
+func (ev *evaluator) transportLiteral(tr *ssa.Alloc) value {
 	header, dial := false, false
 	for _, tf := range fieldAddrs(tr) {
 		switch fieldName(tf) {
 		case "ResponseHeaderTimeout":
-			header = storesNonZero(tf)
+			header = header || storesNonZero(tf)
 		case "DialContext", "Dial":
 			for _, d := range storedAt(tf) {
 				if mc, ok := d.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
-					dial = ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
+					dial = dial || ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
 				}
 			}
 		}
 	}
-	return header && dial
+	if header && dial {
+		return bounded()
+	}
+	return unknown
+}
+
+// sendsThroughClient reports whether a value stored into a client's
+// Transport field is a round tripper that sends through another client
+// (a retrying client's RoundTripper holding that client, which holds an
+// *http.Client): the outer client's bound is the inner one's, set where
+// the inner client is configured, so the outer one is not known to be
+// unbounded.
+func sendsThroughClient(fa *ssa.FieldAddr) bool {
+	for _, v := range storedAt(fa) {
+		mi, ok := v.(*ssa.MakeInterface)
+		if ok && holdsClient(mi.X.Type(), 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsClient reports whether a struct of type t (or pointed to by t)
+// has an *http.Client field, directly or in a struct it points to, up to
+// depth levels down.
+func holdsClient(t types.Type, depth int) bool {
+	st, ok := structOf(t)
+	if !ok || depth == 0 {
+		return false
+	}
+	for f := range st.Fields() {
+		if isNamedPtr(f.Type(), "net/http", "Client") || holdsClient(f.Type(), depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // storesNonZero reports whether a value other than the zero constant is

@@ -1,11 +1,15 @@
-// Package transport bounds its client with transport timeouts only, which
-// count as a bound only with -resilvet.transport-timeouts.
+// Package transport bounds clients with transport timeouts, which count
+// as a bound by default (-resilvet.transport-timeouts=false: package
+// transportoff), and sends through clients whose bound is another
+// client's.
 package transport
 
 import (
 	"net"
 	"net/http"
 	"time"
+
+	"notimeout/transportlib"
 )
 
 func newClient() *http.Client {
@@ -21,6 +25,54 @@ func get(u string) {
 		DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 		ResponseHeaderTimeout: 10 * time.Second,
 	}}
-	c.Get(u)           // want `http.Client.Get has no timeout`
-	newClient().Get(u) // want `http.Client.Get has no timeout`
+	c.Get(u)
+	newClient().Get(u)
+}
+
+// A transport made by a helper in another package is judged by the
+// helper's result claim.
+func viaHelper(u string) {
+	tr := transportlib.NewDeadline(time.Second, 5*time.Second)
+	tr.MaxIdleConns = 4
+	bounded := &http.Client{Transport: tr}
+	bounded.Post(u, "application/json", nil)
+
+	plain := &http.Client{Transport: transportlib.NewPlain()}
+	plain.Get(u) // want `http.Client.Get has no timeout`
+}
+
+// A header timeout without a bounded dialer is no bound: connecting can
+// wait forever.
+func headerOnly(u string) {
+	c := &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 10 * time.Second}}
+	c.Get(u) // want `http.Client.Get has no timeout`
+}
+
+// retrier holds the client it sends through.
+type retrier struct {
+	inner *http.Client
+}
+
+func (r *retrier) RoundTrip(req *http.Request) (*http.Response, error) {
+	return r.inner.Do(req)
+}
+
+// logger wraps a round tripper, not a client: it bounds nothing.
+type logger struct {
+	next http.RoundTripper
+}
+
+func (l *logger) RoundTrip(req *http.Request) (*http.Response, error) {
+	return l.next.RoundTrip(req)
+}
+
+// A client that sends through another client is as bounded as that one,
+// which is configured elsewhere: not known to be unbounded.
+func delegating(u string, inner *http.Client, r *transportlib.Retrying) {
+	c := &http.Client{Transport: &retrier{inner: inner}}
+	c.Get(u)
+	r.Standard().Get(u)
+
+	w := &http.Client{Transport: &logger{next: http.DefaultTransport}}
+	w.Get(u) // want `http.Client.Get has no timeout`
 }

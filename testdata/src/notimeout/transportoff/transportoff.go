@@ -1,11 +1,13 @@
-// Package transportset is transport checked with
-// -resilvet.transport-timeouts: nothing to report.
-package transportset
+// Package transportoff is checked with -resilvet.transport-timeouts=false:
+// transport timeouts do not bound a client.
+package transportoff
 
 import (
 	"net"
 	"net/http"
 	"time"
+
+	"notimeout/transportlib"
 )
 
 func newClient() *http.Client {
@@ -21,6 +23,9 @@ func get(u string) {
 		DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 		ResponseHeaderTimeout: 10 * time.Second,
 	}}
-	c.Get(u)
-	newClient().Get(u)
+	c.Get(u)           // want `http.Client.Get has no timeout`
+	newClient().Get(u) // want `http.Client.Get has no timeout`
+
+	helped := &http.Client{Transport: transportlib.NewDeadline(time.Second, 5*time.Second)}
+	helped.Get(u) // want `http.Client.Get has no timeout`
 }
