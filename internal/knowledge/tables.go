@@ -49,6 +49,10 @@ var valueOnlySinks = map[string]bool{
 	"(go.opentelemetry.io/otel/metric.Int64Gauge).Record":        true,
 	"(go.opentelemetry.io/otel/metric.Int64Histogram).Record":    true,
 	"(go.opentelemetry.io/otel/metric.Int64UpDownCounter).Add":   true,
+	// Sentry's spans read the parent span and hub from the context and
+	// keep it for Span.Context(): a root context loses trace correlation.
+	"github.com/getsentry/sentry-go.StartSpan":        true,
+	"github.com/getsentry/sentry-go.StartTransaction": true,
 }
 
 // metricOptions are the option types of metric instruments' recording
