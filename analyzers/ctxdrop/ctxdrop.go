@@ -547,7 +547,7 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 	if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call); callee != nil && c.sum.LocalWork(callee) {
 		return false // db.Query on an in-process database
 	}
-	if c.setUp(call) || c.localDial(call) || c.dialerCarriesDeadline(cur, call) {
+	if c.setUp(call) || c.localDial(call) || c.deadlineCopied(cur, call) {
 		return false
 	}
 	if twin.Bounded && c.takesDuration(call) && !c.servesRequest(owner, sc) {
@@ -571,45 +571,63 @@ func (c *checker) takesDuration(call *ast.CallExpr) bool {
 	return false
 }
 
-// dialerCarriesDeadline reports whether the dialer a dial is made with
-// (tls.DialWithDialer's first argument, the receiver of
-// (*net.Dialer).Dial) gets the context's deadline in the same function:
+// deadlineCopied reports whether the I/O object a call works on gets the
+// context's deadline by hand in the same function: the dialer a dial is
+// made with (tls.DialWithDialer's first argument), or the receiver of the
+// call (a *net.Dialer, a DNS client, a connection), or the connection a
+// TLS connection wraps (tls.Client(conn, cfg)), is given a Deadline or a
+// Timeout field, or SetDeadline, in a function that reads ctx.Deadline():
 //
 //	if t, ok := ctx.Deadline(); ok { d.Deadline = t }
 //	return tls.DialWithDialer(d, network, addr, cfg)
 //
-// The caller's deadline travels; only cancellation is lost, and the
-// dialer of crypto/tls has no context-taking form before Go 1.15.
-func (c *checker) dialerCarriesDeadline(cur inspector.Cursor, call *ast.CallExpr) bool {
+//	dl, _ := ctx.Deadline()
+//	client.Timeout = time.Until(dl)
+//	client.Exchange(msg, server)
+//
+// The caller's deadline travels; only cancellation is lost (crypto/tls's
+// dialer had no context-taking form before Go 1.15, and a DNS client's
+// Timeout is the deadline's remainder).
+func (c *checker) deadlineCopied(cur inspector.Cursor, call *ast.CallExpr) bool {
 	callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
 	owner, ok := enclosingFunc(cur)
 	if callee == nil || !ok {
 		return false
 	}
-	var dialer ast.Expr
-	switch callee.FullName() {
-	case "crypto/tls.DialWithDialer":
+	var target ast.Expr
+	if callee.FullName() == "crypto/tls.DialWithDialer" {
 		if len(call.Args) > 0 {
-			dialer = call.Args[0]
+			target = call.Args[0]
 		}
-	case "(*net.Dialer).Dial":
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			dialer = sel.X
-		}
+	} else if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && callee.Type().(*types.Signature).Recv() != nil {
+		target = sel.X
 	}
-	id, ok := ast.Unparen(dialer).(*ast.Ident)
+	id, ok := ast.Unparen(target).(*ast.Ident)
 	if !ok {
 		return false
 	}
 	obj := c.pass.TypesInfo.ObjectOf(id)
-	setsDeadline, readsDeadline := false, false
+	if obj == nil {
+		return false
+	}
+	// bearers: the object and the connection it wraps.
+	bearers := map[types.Object]bool{obj: true}
+	given, readsDeadline := false, false
 	ast.Inspect(owner.Node(), func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Deadline" {
-					if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(x) == obj {
-						setsDeadline = true
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if l, ok := n.Lhs[0].(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(l) == obj {
+					if wrapped := c.wrappedConn(n.Rhs[0]); wrapped != nil {
+						bearers[wrapped] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if c.pass.TypesInfo.ObjectOf(name) == obj && i < len(n.Values) {
+					if wrapped := c.wrappedConn(n.Values[i]); wrapped != nil {
+						bearers[wrapped] = true
 					}
 				}
 			}
@@ -620,7 +638,45 @@ func (c *checker) dialerCarriesDeadline(cur inspector.Cursor, call *ast.CallExpr
 		}
 		return true
 	})
-	return setsDeadline && readsDeadline
+	ast.Inspect(owner.Node(), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Deadline" || sel.Sel.Name == "Timeout") && c.isBearer(sel.X, bearers) {
+					given = true
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "SetDeadline" && c.isBearer(sel.X, bearers) {
+				given = true
+			}
+		}
+		return true
+	})
+	return given && readsDeadline
+}
+
+// wrappedConn returns the connection a TLS connection is made around
+// (tls.Client(conn, cfg), tls.Server(conn, cfg)), when it is a variable.
+func (c *checker) wrappedConn(e ast.Expr) types.Object {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	fn := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+	if fn == nil || fn.FullName() != "crypto/tls.Client" && fn.FullName() != "crypto/tls.Server" {
+		return nil
+	}
+	if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
+		return c.pass.TypesInfo.ObjectOf(id)
+	}
+	return nil
+}
+
+// isBearer reports whether e is one of the bearers' variables.
+func (c *checker) isBearer(e ast.Expr, bearers map[types.Object]bool) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && bearers[c.pass.TypesInfo.ObjectOf(id)]
 }
 
 // handsLocalDB reports whether the call is handed the package's

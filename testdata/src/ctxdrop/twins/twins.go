@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"example.com/kv"
+	"github.com/miekg/dns"
 )
 
 func queries(ctx context.Context, db *sql.DB, tx *sql.Tx, st *sql.Stmt) {
@@ -201,4 +202,49 @@ func dialTLS(ctx context.Context, addr string) (*tls.Conn, error) {
 func dialTLSLoose(ctx context.Context, addr string) (*tls.Conn, error) {
 	d := &net.Dialer{Timeout: 30 * time.Second}
 	return tls.DialWithDialer(d, "tcp", addr, nil) // want `tls.DialWithDialer ignores the caller's context`
+}
+
+// handshake sets the context's deadline on the connection a TLS
+// connection wraps: the handshake is bounded by the caller's deadline.
+func handshake(ctx context.Context, conn net.Conn) error {
+	deadline, _ := ctx.Deadline()
+	if err := conn.SetDeadline(deadline); err != nil {
+		return err
+	}
+	tlsConn := tls.Client(conn, &tls.Config{})
+	return tlsConn.Handshake() // ok: the connection carries the deadline
+}
+
+// handshakeFixed sets a deadline of its own, not the caller's.
+func handshakeFixed(ctx context.Context, conn net.Conn) error {
+	if err := conn.SetDeadline(time.Now().Add(time.Minute)); err != nil {
+		return err
+	}
+	tlsConn := tls.Client(conn, &tls.Config{})
+	return tlsConn.Handshake() // want `tls.Conn.Handshake ignores the caller's context`
+}
+
+// handshakeOther bounds another connection than the one handshaking.
+func handshakeOther(ctx context.Context, conn, other net.Conn) error {
+	deadline, _ := ctx.Deadline()
+	other.SetDeadline(deadline)
+	tlsConn := tls.Client(conn, &tls.Config{})
+	return tlsConn.Handshake() // want `tls.Conn.Handshake ignores the caller's context`
+}
+
+// exchange gives the DNS client the deadline's remainder as its Timeout.
+func exchange(ctx context.Context, m *dns.Msg, server string) error {
+	client := &dns.Client{}
+	deadline, _ := ctx.Deadline()
+	client.Timeout = time.Until(deadline)
+	_, _, err := client.Exchange(m, server) // ok: the client carries the deadline
+	return err
+}
+
+// exchangeFixed gives it a Timeout of its own.
+func exchangeFixed(ctx context.Context, m *dns.Msg, server string) error {
+	client := &dns.Client{}
+	client.Timeout = 2 * time.Second
+	_, _, err := client.Exchange(m, server) // want `dns.Client.Exchange ignores the caller's context`
+	return err
 }
