@@ -570,7 +570,7 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 				}
 			}
 			if name == "Transport" {
-				if ev.e.transportTimeouts && ev.transportBounded(r) {
+				if ev.transportBounded(r) {
 					return bounded()
 				}
 				delegated = delegated || sendsThroughClient(r)
@@ -680,9 +680,10 @@ func storedOrReturned(v ssa.Value) bool {
 // transportBounded reports whether the value stored into a client's
 // Transport field is an *http.Transport with a ResponseHeaderTimeout and
 // a dial function of a net.Dialer that has a Timeout or Deadline, made
-// in place or by a function whose result claim says so: a bound on
+// in place or by a function whose result claim says so (a bound on
 // everything but reading the body, which counts unless
-// -resilvet.transport-timeouts=false.
+// -resilvet.transport-timeouts=false), or one that dials only Unix
+// sockets.
 func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
 	vals := storedAt(fa)
 	if len(vals) != 1 {
@@ -697,9 +698,11 @@ func (ev *evaluator) transportBounded(fa *ssa.FieldAddr) bool {
 
 // transportLiteral judges an *http.Transport made in place: bounded when
 // it is given a ResponseHeaderTimeout and a dial function of a bounded
-// net.Dialer, unknown otherwise.
+// net.Dialer, or when its dial function connects only to Unix sockets (a
+// local process's admin endpoint: no remote peer to wait for); unknown
+// otherwise.
 func (ev *evaluator) transportLiteral(tr *ssa.Alloc) value {
-	header, dial := false, false
+	header, dial, unix := false, false, false
 	for _, tf := range fieldAddrs(tr) {
 		switch fieldName(tf) {
 		case "ResponseHeaderTimeout":
@@ -709,13 +712,47 @@ func (ev *evaluator) transportLiteral(tr *ssa.Alloc) value {
 				if mc, ok := d.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
 					dial = dial || ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
 				}
+				unix = unix || dialsOnlyUnix(d)
 			}
 		}
 	}
-	if header && dial {
+	if unix || ev.e.transportTimeouts && header && dial {
 		return bounded()
 	}
 	return unknown
+}
+
+// dialsOnlyUnix reports whether a dial function is a function literal
+// that dials, and dials only Unix sockets named by constant networks.
+func dialsOnlyUnix(v ssa.Value) bool {
+	var fn *ssa.Function
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	case *ssa.Function:
+		fn = v
+	}
+	if fn == nil || fn.Parent() == nil {
+		return false
+	}
+	dials := 0
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			name := calleeName(call.Common())
+			switch name {
+			case "net.Dial", "net.DialTimeout", "(*net.Dialer).Dial", "(*net.Dialer).DialContext":
+				if !unixNetwork(call.Common(), name) {
+					return false
+				}
+				dials++
+			}
+		}
+	}
+	return dials > 0
 }
 
 // sendsThroughClient reports whether a value stored into a client's

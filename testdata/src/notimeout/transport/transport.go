@@ -5,6 +5,7 @@
 package transport
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"time"
@@ -75,4 +76,25 @@ func delegating(u string, inner *http.Client, r *transportlib.Retrying) {
 
 	w := &http.Client{Transport: &logger{next: http.DefaultTransport}}
 	w.Get(u) // want `http.Client.Get has no timeout`
+}
+
+// A transport that dials only a Unix socket talks to a local process
+// (a proxy's admin endpoint): nothing remote to wait for.
+func adminPost(socket string) {
+	c := http.Client{Transport: &http.Transport{
+		DialContext: func(_ context.Context, _, _ string) (net.Conn, error) {
+			return net.Dial("unix", socket)
+		},
+	}}
+	c.Post("http://admin/healthcheck/fail", "", nil)
+}
+
+// One that dials TCP does not.
+func tcpPost(addr string) {
+	c := http.Client{Transport: &http.Transport{
+		DialContext: func(_ context.Context, _, _ string) (net.Conn, error) {
+			return net.Dial("tcp", addr) // want `net.Dial has no dial timeout`
+		},
+	}}
+	c.Post("http://admin/healthcheck/fail", "", nil) // want `http.Client.Post has no timeout`
 }
