@@ -194,6 +194,11 @@ func IsRootContext(fullName string) bool { return rootContexts[fullName] }
 // root context to it drops nothing that matters for resilience.
 func IsValueOnlyContextSink(fullName string) bool { return valueOnlySinks[fullName] }
 
+// IsLocalRead reports whether calling the method on a value of the named
+// type ("sigs.k8s.io/controller-runtime/pkg/cache.Cache") reads a local
+// copy of remote state and waits on no peer.
+func IsLocalRead(typeName, method string) bool { return localReads[typeName+"."+method] }
+
 // IsMetricOption reports whether the named type is a metric API's option
 // for recording a measurement ("go.opentelemetry.io/otel/metric.AddOption"):
 // a method taking them records a metric and reads its context for values.

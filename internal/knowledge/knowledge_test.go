@@ -118,6 +118,9 @@ func TestLookupsAreTotal(t *testing.T) {
 	assert.False(t, knowledge.IsRootContext("context.WithCancel"))
 	assert.True(t, knowledge.IsValueOnlyContextSink("log/slog.InfoContext"))
 	assert.True(t, knowledge.IsCleanupSink("(*net/http.Server).Shutdown"))
+	assert.True(t, knowledge.IsLocalRead("sigs.k8s.io/controller-runtime/pkg/cache.Cache", "List"))
+	assert.False(t, knowledge.IsLocalRead("sigs.k8s.io/controller-runtime/pkg/client.Client", "List"), "a client's List goes to the server")
+	assert.False(t, knowledge.IsLocalRead("sigs.k8s.io/controller-runtime/pkg/cache.Cache", "GetInformer"), "starting an informer waits for it to sync")
 	assert.Equal(t, "sql", knowledge.SQL.String())
 }
 

@@ -82,6 +82,17 @@ var derivations = map[string]bool{
 	"google.golang.org/grpc/metadata.AppendToOutgoingContext": true,
 }
 
+// localReads are methods that read a process-local copy of remote state
+// when called on a value of the named type, keyed by "type.Method": the
+// same method of the interface it embeds goes to the server when called
+// on a client. controller-runtime's cache serves Get and List from its
+// informers' indexers (an informer already started; GetInformer, which
+// starts one and waits for it to sync, is not here).
+var localReads = map[string]bool{
+	"sigs.k8s.io/controller-runtime/pkg/cache.Cache.Get":  true,
+	"sigs.k8s.io/controller-runtime/pkg/cache.Cache.List": true,
+}
+
 // cleanupSinks are meant to receive a fresh context after the request
 // context is done: graceful shutdown bounded by its own timeout is the
 // known false positive of context linters (contextcheck#2).

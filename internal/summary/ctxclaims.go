@@ -236,7 +236,7 @@ func (e *engine) markLocalSinks(roots []*RootUse) {
 	for _, u := range roots {
 		for i := range u.Sinks {
 			if s := &u.Sinks[i]; s.Kind == SinkCall && s.Callee != nil {
-				s.Local = isSQLFunc(s.Callee) || s.handsDB || e.reachesOnlySQL(s.Callee)
+				s.Local = s.Local || isSQLFunc(s.Callee) || s.handsDB || e.reachesOnlySQL(s.Callee)
 			}
 		}
 	}

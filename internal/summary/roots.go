@@ -85,9 +85,10 @@ type Sink struct {
 	// in-process handler does no outbound work with the context.
 	Unsent bool
 	// Local is set when the sink does only local work with the context:
-	// an SQL call, a call handed the database, or a function whose
-	// context reaches only SQL calls, in a package whose database is in
-	// process (SQLite).
+	// a read of a process-local copy of remote state (knowledge's local
+	// reads: an informer cache's List); and, in a package whose database
+	// is in process (SQLite), an SQL call, a call handed the database,
+	// or a function whose context reaches only SQL calls.
 	Local bool
 	// handsDB is set when the call is also handed a *sql.DB, Tx, Conn or
 	// Stmt.
@@ -318,7 +319,7 @@ func (rf *rootFlow) call(instr ssa.CallInstruction, v ssa.Value) {
 	if !paramIsContext(c, idx) {
 		return
 	}
-	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c), call: c}
+	s := Sink{Kind: SinkCall, Pos: c.Pos(), Callee: calleeFunc(c), call: c, Local: readsLocalCopy(c)}
 	for _, a := range c.Args {
 		s.handsDB = s.handsDB || analysisutil.IsSQLHandle(stripIface(a).Type())
 	}
@@ -686,4 +687,18 @@ func extracts(call *ssa.Call, index int) []ssa.Value {
 func isTuple(t types.Type) bool {
 	_, ok := t.(*types.Tuple)
 	return ok
+}
+
+// readsLocalCopy reports whether an interface call reads a process-local
+// copy of remote state by the type it is made on (controller-runtime's
+// cache.Cache.List, where client.Client.List goes to the server).
+func readsLocalCopy(c *ssa.CallCommon) bool {
+	if !c.IsInvoke() {
+		return false
+	}
+	n, ok := types.Unalias(c.Value.Type()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return knowledge.IsLocalRead(n.Obj().Pkg().Path()+"."+n.Obj().Name(), c.Method.Name())
 }
