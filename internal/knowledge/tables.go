@@ -49,6 +49,10 @@ var valueOnlySinks = map[string]bool{
 	"(go.opentelemetry.io/otel/metric.Int64Gauge).Record":        true,
 	"(go.opentelemetry.io/otel/metric.Int64Histogram).Record":    true,
 	"(go.opentelemetry.io/otel/metric.Int64UpDownCounter).Add":   true,
+	// OpenCensus's stats read the context for its tags.
+	"go.opencensus.io/stats.Record":            true,
+	"go.opencensus.io/stats.RecordWithOptions": true,
+	"go.opencensus.io/stats.RecordWithTags":    true,
 	// Sentry's spans read the parent span and hub from the context and
 	// keep it for Span.Context(): a root context loses trace correlation.
 	"github.com/getsentry/sentry-go.StartSpan":        true,
