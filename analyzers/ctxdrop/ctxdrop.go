@@ -334,6 +334,9 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	if result == nil {
 		return false
 	}
+	if analysisutil.IsHTTPRequestPtr(sc.obj.Type()) && c.returnedUnsent(owner, result) {
+		return true
+	}
 	// The result may be kept in a field first (s.req = req) and sent
 	// later from there (s.client.Do(s.req.WithContext(ctx))).
 	holders := map[types.Object]bool{result: true}
@@ -381,6 +384,38 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 		}
 	}
 	return false
+}
+
+// returnedUnsent reports whether the function returns the deferred work
+// it built (a request, a command) and hands it to no call. Where the
+// context in scope is an incoming request's, that is a copy of the
+// request for another destination (a proxy cloning it for a shadow
+// backend) whose caller attaches the context it wants or sends it
+// detached on purpose; where the caller sends it with no deadline,
+// notimeout reports the send. A builder that ignores a context
+// parameter is still reported.
+func (c *checker) returnedUnsent(owner inspector.Cursor, result *types.Var) bool {
+	returned := false
+	for r := range owner.Preorder((*ast.ReturnStmt)(nil), (*ast.CallExpr)(nil)) {
+		if fn, ok := enclosingFunc(r); !ok || fn.Node() != owner.Node() {
+			continue
+		}
+		switch n := r.Node().(type) {
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == result {
+					returned = true
+				}
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == result {
+					return false
+				}
+			}
+		}
+	}
+	return returned
 }
 
 // receiverCarriesCtx reports whether the method's receiver is a local

@@ -248,3 +248,33 @@ func exchangeFixed(ctx context.Context, m *dns.Msg, server string) error {
 	_, _, err := client.Exchange(m, server) // want `dns.Client.Exchange ignores the caller's context`
 	return err
 }
+
+// shadowCopy copies the incoming request for a shadow backend and returns
+// the copy unsent: its caller decides the copy's context.
+func shadowCopy(req *http.Request, backend string) (*http.Request, error) {
+	clone, err := http.NewRequest(req.Method, backend+req.URL.Path, nil) // ok: returned unsent
+	if err != nil {
+		return nil, err
+	}
+	clone.Header = req.Header.Clone()
+	return clone, nil
+}
+
+// shadowSend sends the copy itself.
+func shadowSend(req *http.Request, backend string) error {
+	clone, err := http.NewRequest(req.Method, backend+req.URL.Path, nil) // want `http.NewRequest ignores the caller's context while req.Context\(\) is available`
+	if err != nil {
+		return err
+	}
+	_, err = http.DefaultClient.Do(clone)
+	return err
+}
+
+// newAPIRequest ignores the context parameter it is given.
+func newAPIRequest(ctx context.Context, path string) (*http.Request, error) {
+	req, err := http.NewRequest("GET", "https://api.example.com"+path, nil) // want `http.NewRequest ignores the caller's context while ctx is available`
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
