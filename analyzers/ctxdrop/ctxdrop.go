@@ -320,6 +320,9 @@ func (c *checker) ctxAppliedLater(cur, owner inspector.Cursor, sc *inScope) bool
 	}
 	var result *types.Var
 	switch as := cur.Parent().Node().(type) {
+	case *ast.ReturnStmt:
+		// return http.NewRequest(…): built and returned unsent.
+		return analysisutil.IsHTTPRequestPtr(sc.obj.Type())
 	case *ast.AssignStmt:
 		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) > 0 {
 			if id, ok := as.Lhs[0].(*ast.Ident); ok {

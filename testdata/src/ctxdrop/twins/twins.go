@@ -278,3 +278,8 @@ func newAPIRequest(ctx context.Context, path string) (*http.Request, error) {
 	}
 	return req, nil
 }
+
+// shadowDirect returns the copy as it is built.
+func shadowDirect(req *http.Request) (*http.Request, error) {
+	return http.NewRequest(req.Method, "http://shadow"+req.URL.Path, nil) // ok: returned unsent
+}

@@ -13,6 +13,10 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/miekg/dns"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 var db *sql.DB
@@ -196,4 +200,42 @@ func probesInLoop(ctx context.Context) error {
 
 func probesForRequest(w http.ResponseWriter, r *http.Request) error {
 	return probe() // seam: ctxdrop (a request's deadline does not reach the helper's query)
+}
+
+func exchangeWithDeadline(ctx context.Context, m *dns.Msg, server string) error {
+	client := &dns.Client{}
+	deadline, _ := ctx.Deadline()
+	client.Timeout = time.Until(deadline)
+	_, _, err := client.Exchange(m, server) // seam: silent (the client carries the caller's deadline, and the library bounds it)
+	return err
+}
+
+// shadowCopy copies an incoming request for a shadow backend.
+func shadowCopy(r *http.Request) (*http.Request, error) {
+	return http.NewRequest(r.Method, "http://shadow"+r.URL.Path, nil) // seam: silent (a copy returned unsent: its caller chooses its context)
+}
+
+func mirror(r *http.Request) {
+	clone, err := shadowCopy(r)
+	if err != nil {
+		return
+	}
+	go http.DefaultClient.Do(clone) // seam: notimeout (detached on purpose, and nothing bounds the send)
+}
+
+type lister struct {
+	cache  cache.Cache
+	client client.Client
+}
+
+type names struct{ items []string }
+
+func (n *names) Len() int { return len(n.items) }
+
+func (l *lister) sync(ctx context.Context) error {
+	var n names
+	if err := l.cache.List(context.Background(), &n); err != nil { // seam: silent (the informer cache's local copy)
+		return err
+	}
+	return l.client.List(context.Background(), &n) // seam: ctxdrop
 }
