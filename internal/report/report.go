@@ -259,12 +259,10 @@ func parseDirective(text string) (names map[string]bool, reason string, ok bool)
 	return names, strings.Join(fields[1:], " "), true
 }
 
-// importsTestFramework reports whether a non-test file of the package
-// imports a test framework (knowledge.IsTestFramework).
 // TestSupportPath reports whether a package exists for tests or
 // benchmarks, by an element of its path (test/mock-cb, servertest,
-// internal/testutils, benchmark): like _test.go files, it is reported
-// only with -resilvet.include-tests.
+// internal/testutils, certdb/testdb, benchmark): like _test.go files, it
+// is reported only with -resilvet.include-tests.
 func TestSupportPath(path string) bool {
 	for _, elem := range strings.Split(path, "/") {
 		switch elem {
@@ -272,6 +270,9 @@ func TestSupportPath(path string) bool {
 			continue // words that end in "test"
 		case "tests", "e2e":
 			return true
+		}
+		if strings.HasPrefix(elem, "test") && !strings.HasPrefix(elem, "testify") && !strings.HasPrefix(elem, "testament") && !strings.HasPrefix(elem, "testimon") {
+			return true // testdb, testenv, testserver, testhelpers
 		}
 		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
 			if strings.HasSuffix(elem, suffix) {
@@ -282,6 +283,8 @@ func TestSupportPath(path string) bool {
 	return false
 }
 
+// importsTestFramework reports whether a non-test file of the package
+// imports a test framework (knowledge.IsTestFramework).
 func importsTestFramework(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.Position(f.Package).Filename, "_test.go") {
