@@ -377,14 +377,19 @@ func (e *engine) derivedOnlyForValues(c *ssa.Call, depth int) bool {
 }
 
 // knownToIgnore reports whether callee is already known to ignore its
-// context: this package's claim so far, or its fact.
+// context: this package's claim so far, or its fact; for an interface
+// method, every implementation this package can see ignores it (a driver
+// registry whose drivers all take _ context.Context).
 func (e *engine) knownToIgnore(callee *types.Func) bool {
 	callee = callee.Origin()
 	if info := e.byObj[callee]; info != nil {
 		return info.ignoresCtx
 	}
-	s := e.imported(callee)
-	return s != nil && s.IgnoresCtx
+	if s := e.imported(callee); s != nil {
+		return s.IgnoresCtx
+	}
+	recv := callee.Type().(*types.Signature).Recv()
+	return recv != nil && types.IsInterface(recv.Type()) && e.implsIgnoreCtx(callee)
 }
 
 // computeWaits sets the Waits claim of the named functions that take no
