@@ -102,6 +102,12 @@ var localReads = map[string]bool{
 // known false positive of context linters (contextcheck#2).
 var cleanupSinks = map[string]bool{
 	"(*net/http.Server).Shutdown": true,
+	// Waiting for a stopped service to finish (dskit's services and
+	// Cortex's copy): the stop has been asked for already.
+	"(github.com/grafana/dskit/services.Service).AwaitTerminated":                       true,
+	"(*github.com/grafana/dskit/services.BasicService).AwaitTerminated":                 true,
+	"(github.com/cortexproject/cortex/pkg/util/services.Service).AwaitTerminated":       true,
+	"(*github.com/cortexproject/cortex/pkg/util/services.BasicService).AwaitTerminated": true,
 }
 
 var twins = map[string]Twin{
@@ -395,6 +401,12 @@ var retainingContext = map[string]bool{
 	// cancel them.
 	"github.com/jackc/pgx/v5/pgxpool.New":           true,
 	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": true,
+	// dskit's services (and Cortex's copy) make the context StartAsync is
+	// given the parent of the service's own, for the service's life.
+	"(github.com/grafana/dskit/services.Service).StartAsync":                       true,
+	"(*github.com/grafana/dskit/services.BasicService).StartAsync":                 true,
+	"(github.com/cortexproject/cortex/pkg/util/services.Service).StartAsync":       true,
+	"(*github.com/cortexproject/cortex/pkg/util/services.BasicService).StartAsync": true,
 }
 
 // serves start servers.
