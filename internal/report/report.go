@@ -271,8 +271,11 @@ func TestSupportPath(path string) bool {
 		case "tests", "e2e":
 			return true
 		}
-		if strings.HasPrefix(elem, "test") && !strings.HasPrefix(elem, "testify") && !strings.HasPrefix(elem, "testament") && !strings.HasPrefix(elem, "testimon") {
-			return true // testdb, testenv, testserver, testhelpers
+		switch elem {
+		case "testdb", "testenv", "testhelper", "testhelpers", "testserver", "testsupport", "testfixture", "testfixtures", "testkit", "testlib", "testharness":
+			// Named for the test support they are; not any element
+			// starting with "test" (a test-exporter is a service).
+			return true
 		}
 		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
 			if strings.HasSuffix(elem, suffix) {
