@@ -388,6 +388,11 @@ func (e *engine) knownToIgnore(callee *types.Func) bool {
 	if s := e.imported(callee); s != nil {
 		return s.IgnoresCtx
 	}
+	// An outbound method of the table (gRPC's Invoke) is remote work
+	// whatever the implementations in sight.
+	if _, ok := e.ext.OutboundOf(callee.FullName()); ok {
+		return false
+	}
 	recv := callee.Type().(*types.Signature).Recv()
 	return recv != nil && types.IsInterface(recv.Type()) && e.implsIgnoreCtx(callee)
 }
