@@ -49,6 +49,11 @@ var valueOnlySinks = map[string]bool{
 	"(go.opentelemetry.io/otel/metric.Int64Gauge).Record":        true,
 	"(go.opentelemetry.io/otel/metric.Int64Histogram).Record":    true,
 	"(go.opentelemetry.io/otel/metric.Int64UpDownCounter).Add":   true,
+	// The AWS SDK's configuration loader reads the environment and shared
+	// files; credentials are fetched later, with each request's context,
+	// so the context it is given bounds nothing that matters (a client
+	// constructor's own context.Background() there drops nothing).
+	"github.com/aws/aws-sdk-go-v2/config.LoadDefaultConfig": true,
 	// OpenCensus's stats read the context for its tags.
 	"go.opencensus.io/stats.Record":            true,
 	"go.opencensus.io/stats.RecordWithOptions": true,

@@ -1,0 +1,41 @@
+// Package config is a stub of aws-sdk-go-v2's config: LoadDefaultConfig
+// reads the environment and shared files, and may ask a resolver the
+// program configured; credentials are fetched later, with each request's
+// context.
+package config
+
+import (
+	"context"
+	"os"
+)
+
+type Config struct{ Region string }
+
+type LoadOptions struct {
+	Region   string
+	Resolver func(ctx context.Context) (string, error)
+}
+
+func WithRegion(r string) func(*LoadOptions) error {
+	return func(o *LoadOptions) error { o.Region = r; return nil }
+}
+
+func LoadDefaultConfig(ctx context.Context, optFns ...func(*LoadOptions) error) (Config, error) {
+	var o LoadOptions
+	for _, f := range optFns {
+		if err := f(&o); err != nil {
+			return Config{}, err
+		}
+	}
+	if o.Region == "" && o.Resolver != nil {
+		r, err := o.Resolver(ctx)
+		if err != nil {
+			return Config{}, err
+		}
+		o.Region = r
+	}
+	if o.Region == "" {
+		o.Region = os.Getenv("AWS_REGION")
+	}
+	return Config{Region: o.Region}, nil
+}
