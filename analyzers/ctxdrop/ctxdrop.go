@@ -648,50 +648,45 @@ func (c *checker) deadlineCopied(cur inspector.Cursor, call *ast.CallExpr) bool 
 	if obj == nil {
 		return false
 	}
-	// bearers: the object and the connection it wraps.
-	bearers := map[types.Object]bool{obj: true}
-	given, readsDeadline := false, false
+	// One walk: the variables given a deadline, the connection the
+	// object wraps, and whether the context's deadline is read at all.
+	given := map[types.Object]bool{}
+	var wrapped types.Object
+	readsDeadline := false
 	ast.Inspect(owner.Node(), func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
-				if l, ok := n.Lhs[0].(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(l) == obj {
-					if wrapped := c.wrappedConn(n.Rhs[0]); wrapped != nil {
-						bearers[wrapped] = true
+			for i, l := range n.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Deadline" || sel.Sel.Name == "Timeout") {
+					given[c.identObj(sel.X)] = true
+				}
+				if len(n.Lhs) == len(n.Rhs) && c.identObj(l) == obj {
+					if w := c.wrappedConn(n.Rhs[i]); w != nil {
+						wrapped = w
 					}
 				}
 			}
 		case *ast.ValueSpec:
 			for i, name := range n.Names {
 				if c.pass.TypesInfo.ObjectOf(name) == obj && i < len(n.Values) {
-					if wrapped := c.wrappedConn(n.Values[i]); wrapped != nil {
-						bearers[wrapped] = true
+					if w := c.wrappedConn(n.Values[i]); w != nil {
+						wrapped = w
 					}
 				}
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Deadline" && analysisutil.IsContext(c.pass.TypesInfo.TypeOf(sel.X)) {
-				readsDeadline = true
-			}
-		}
-		return true
-	})
-	ast.Inspect(owner.Node(), func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Deadline" || sel.Sel.Name == "Timeout") && c.isBearer(sel.X, bearers) {
-					given = true
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				switch {
+				case sel.Sel.Name == "SetDeadline":
+					given[c.identObj(sel.X)] = true
+				case sel.Sel.Name == "Deadline" && analysisutil.IsContext(c.pass.TypesInfo.TypeOf(sel.X)):
+					readsDeadline = true
 				}
 			}
-		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "SetDeadline" && c.isBearer(sel.X, bearers) {
-				given = true
-			}
 		}
 		return true
 	})
-	return given && readsDeadline
+	return readsDeadline && (given[obj] || wrapped != nil && given[wrapped])
 }
 
 // wrappedConn returns the connection a TLS connection is made around
@@ -711,10 +706,12 @@ func (c *checker) wrappedConn(e ast.Expr) types.Object {
 	return nil
 }
 
-// isBearer reports whether e is one of the bearers' variables.
-func (c *checker) isBearer(e ast.Expr, bearers map[types.Object]bool) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && bearers[c.pass.TypesInfo.ObjectOf(id)]
+// identObj returns the object a plain identifier names, or nil.
+func (c *checker) identObj(e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		return c.pass.TypesInfo.ObjectOf(id)
+	}
+	return nil
 }
 
 // handsLocalDB reports whether the call is handed the package's
