@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
 // The engine's abstract values. Each SSA value of interest (a context, an
@@ -712,7 +713,7 @@ func (ev *evaluator) transportLiteral(tr *ssa.Alloc) value {
 				if mc, ok := d.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
 					dial = dial || ev.eval(domDialer, mc.Bindings[0]).state() == stBounded
 				}
-				unix = unix || dialsOnlyUnix(d)
+				unix = unix || ev.dialsOnlyUnix(d)
 			}
 		}
 	}
@@ -723,8 +724,10 @@ func (ev *evaluator) transportLiteral(tr *ssa.Alloc) value {
 }
 
 // dialsOnlyUnix reports whether a dial function is a function literal
-// that dials, and dials only Unix sockets named by constant networks.
-func dialsOnlyUnix(v ssa.Value) bool {
+// whose outbound calls are all dials (net's and crypto/tls's, by the
+// knowledge table) of Unix sockets named by constant networks, and
+// there is at least one.
+func (ev *evaluator) dialsOnlyUnix(v ssa.Value) bool {
 	var fn *ssa.Function
 	switch v := v.(type) {
 	case *ssa.MakeClosure:
@@ -743,13 +746,14 @@ func dialsOnlyUnix(v ssa.Value) bool {
 				continue
 			}
 			name := calleeName(call.Common())
-			switch name {
-			case "net.Dial", "net.DialTimeout", "(*net.Dialer).Dial", "(*net.Dialer).DialContext":
-				if !unixNetwork(call.Common(), name) {
-					return false
-				}
-				dials++
+			o, ok := ev.e.ext.OutboundOf(name)
+			if !ok {
+				continue
 			}
+			if o.Kind != knowledge.Net && o.Kind != knowledge.TLS || !unixNetwork(call.Common(), name) {
+				return false
+			}
+			dials++
 		}
 	}
 	return dials > 0
