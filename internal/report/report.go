@@ -268,13 +268,10 @@ func TestSupportPath(path string) bool {
 		switch elem {
 		case "latest", "greatest", "fastest", "shortest", "smartest", "hottest", "contest", "attest", "protest", "detest":
 			continue // words that end in "test"
-		case "tests", "e2e":
-			return true
-		}
-		switch elem {
-		case "testdb", "testenv", "testhelper", "testhelpers", "testserver", "testsupport", "testfixture", "testfixtures", "testkit", "testlib", "testharness":
+		case "tests", "e2e",
 			// Named for the test support they are; not any element
-			// starting with "test" (a test-exporter is a service).
+			// starting with "test" (a test exporter is a service).
+			"testdb", "testenv", "testhelper", "testhelpers", "testserver", "testsupport", "testfixture", "testfixtures", "testkit", "testlib", "testharness":
 			return true
 		}
 		for _, suffix := range []string{"test", "testutil", "testutils", "testing", "testdata", "benchmark", "benchmarks"} {
