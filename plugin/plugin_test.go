@@ -95,6 +95,28 @@ func TestNotimeoutSettings(t *testing.T) {
 	assert.ErrorContains(t, err, "client-timeout")
 }
 
+// TestTransportTimeoutsSetting checks the shared setting whose default is
+// on: absent or true, transport timeouts bound a client (notimeout/
+// transport expects that); false, they do not (notimeout/transportoff).
+func TestTransportTimeoutsSetting(t *testing.T) {
+	newPlugin, err := register.GetPlugin("notimeout")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		settings map[string]any
+		fixture  string
+	}{
+		{map[string]any{}, "notimeout/transport"},
+		{map[string]any{"transport-timeouts": true}, "notimeout/transport"},
+		{map[string]any{"transport-timeouts": false}, "notimeout/transportoff"},
+	} {
+		p, err := newPlugin(c.settings)
+		require.NoError(t, err)
+		built, err := p.BuildAnalyzers()
+		require.NoError(t, err)
+		analysistest.Run(t, resilvettest.TestData(), built[0], c.fixture)
+	}
+}
+
 // TestLintersShareOneSummary: linters whose summary settings agree share
 // one summary analyzer (each package is summarised once), and a linter
 // with other summary settings gets its own, so no setting leaks from one
