@@ -175,6 +175,12 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
 		return nil, nil
 	}
+	if u.InGoroutine {
+		// Made inside a goroutine nobody waits for: the context in scope
+		// would be cancelled under it, so a fresh one is deliberate, and
+		// what it lacks is a deadline of its own (notimeout's finding).
+		return nil, nil
+	}
 	if u.Bounded && !c.servesRequest(owner, sc) {
 		// context.WithTimeout(context.Background(), 5*time.Second) where
 		// the context in scope is not a request's (start-up, a health

@@ -246,11 +246,34 @@ func Waits(fullName string) bool { return waits[fullName] }
 
 // IsMigrationName reports whether a function or method name says it
 // migrates a schema (Migrate, RunMigrations, Migrator.Up's type is
-// checked by its caller): start-up work whose statements are left
-// unbounded on purpose. Like IsCleanupFuncName it only ever silences.
+// checked by its caller) or sets one up (EnsureSchema, initSchema,
+// SetSchemaVersion, IsSchemaUpToDate; a qualified name is judged by its
+// last element): start-up work whose statements are
+// left unbounded on purpose. "Schema" alone is not enough: a schema
+// registry's FetchSchema is a request like any other. Like
+// IsCleanupFuncName it only ever silences.
 func IsMigrationName(name string) bool {
-	return strings.Contains(strings.ToLower(name), "migrat")
+	lower := strings.ToLower(name)
+	if strings.Contains(lower, "migrat") {
+		return true
+	}
+	// The function's own name, not its package's or type's: every
+	// function of a package named schemasetup is not set-up.
+	lower = lower[strings.LastIndexByte(lower, '.')+1:]
+	if !strings.Contains(lower, "schema") {
+		return false
+	}
+	for _, w := range schemaSetUpWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// schemaSetUpWords are the words that, beside "schema" in a name, say the
+// function creates, upgrades or checks the database's own schema.
+var schemaSetUpWords = []string{"ensure", "init", "create", "setup", "apply", "upgrade", "version", "uptodate", "bootstrap"}
 
 // IsStartupName reports whether a function or method name says it runs
 // once while a program starts: main and init, constructors and set-up

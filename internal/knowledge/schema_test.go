@@ -50,3 +50,12 @@ func FuzzIsSchemaStatement(f *testing.F) {
 		}
 	})
 }
+
+func TestIsMigrationName(t *testing.T) {
+	for _, name := range []string{"Migrate", "RunMigrations", "migrator", "EnsureSchema", "initSchema", "CreateSchemas", "SetSchemaVersion", "IsSchemaUpToDate", "ApplySchema", "schemaSetup", "pgbroker.Broker.EnsureSchema", "migrations.Apply"} {
+		assert.True(t, knowledge.IsMigrationName(name), name)
+	}
+	for _, name := range []string{"FetchSchema", "GetSchemaByID", "RegisterSchema", "Schema", "Ensure", "CreateUser", "validateSchemaRef", "schemasetup.purge", "schemainit.Store.Get"} {
+		assert.False(t, knowledge.IsMigrationName(name), name)
+	}
+}

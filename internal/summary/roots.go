@@ -35,6 +35,12 @@ type RootUse struct {
 	// goroutines it starts (a sync.WaitGroup's or errgroup.Group's Wait):
 	// their work is part of its own, and should have its context.
 	Joins bool
+	// InGoroutine is set when the root is made inside a closure that is
+	// started as a goroutine nobody waits for (go func() { …
+	// context.Background() … }(), or a closure that goroutine makes):
+	// the goroutine outlives the function that started it, whose context
+	// would be cancelled under it. Read by ctxdrop (rule 1).
+	InGoroutine bool
 }
 
 // SinkKind says how a root context leaves the function that made it.
@@ -203,7 +209,7 @@ func findRoots(funcs []*ssa.Function, ctxIface *types.Interface) []*RootUse {
 				if !knowledge.IsRootContext(name) {
 					continue
 				}
-				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn, Bounded: boundedWhereMade(call), Joins: waitsForGoroutines(fn)}, seen: map[ssa.Value]bool{}}
+				rf := &rootFlow{ctxIface: ctxIface, use: &RootUse{Pos: call.Common().Pos(), Root: name, Func: fn, Bounded: boundedWhereMade(call), Joins: waitsForGoroutines(fn), InGoroutine: madeInGoroutine(fn)}, seen: map[ssa.Value]bool{}}
 				rf.follow(call)
 				sort.SliceStable(rf.use.Sinks, func(i, j int) bool { return rf.use.Sinks[i].Pos < rf.use.Sinks[j].Pos })
 				out = append(out, rf.use)
@@ -461,6 +467,18 @@ func cancelledBefore(cancel ssa.Value, instr ssa.Instruction) bool {
 	}
 	for _, r := range *refs {
 		if c, ok := r.(*ssa.Call); ok && c.Call.Value == cancel && c.Parent() == instr.Parent() && before(c, instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// madeInGoroutine reports whether fn, or a closure enclosing it, is
+// started by a go statement of a function that does not wait for its
+// goroutines.
+func madeInGoroutine(fn *ssa.Function) bool {
+	for f := fn; f.Parent() != nil; f = f.Parent() {
+		if _, goroutine := closureRunBy(f); goroutine && !waitsForGoroutines(f.Parent()) {
 			return true
 		}
 	}

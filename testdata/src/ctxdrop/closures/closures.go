@@ -27,19 +27,50 @@ func captures(ctx context.Context) {
 	_ = f()
 }
 
+// ok: a goroutine the handler does not wait for outlives the request,
+// whose context would be cancelled under it: a fresh context there is
+// deliberate, as in go work(context.Background()). What it lacks is a
+// deadline, which notimeout reports (seam/handoff).
 func capturesRequest(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		_ = r.URL
-		work(context.TODO()) // want `context.TODO\(\) passed to closures.work while r.Context\(\) is available`
+		work(context.TODO())
 	}()
 }
 
 func capturesLocal(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	send := func(n int) {
+		_ = ctx
+		work(context.Background())
+	}
+	for i := range 3 {
+		go send(i)
+	}
+}
+
+// A goroutine the handler waits for does the request's work.
+func capturesLocalJoined(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		_ = ctx
 		work(context.Background()) // want `passed to closures.work while ctx is available`
 	}()
+	wg.Wait()
+}
+
+// A closure the handler calls itself, not as a goroutine.
+func capturesLocalCalled(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	send := func() {
+		_ = ctx
+		work(context.Background()) // want `passed to closures.work while ctx is available`
+	}
+	send()
+	go func() { _ = ctx }()
 }
 
 func ownParam(ctx context.Context) {

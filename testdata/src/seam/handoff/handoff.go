@@ -137,6 +137,25 @@ func fireAndForget(ctx context.Context) {
 	}()
 }
 
+// notifyAll makes the context inside goroutines it leaves running: the
+// same as handing them a fresh one, so ctxdrop accepts it; it has no
+// deadline.
+func notifyAll(w http.ResponseWriter, r *http.Request, urls []string) {
+	send := func(u string) {
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, u, nil)
+		if err != nil {
+			return
+		}
+		resp, err := http.DefaultClient.Do(req) // seam: notimeout (the context is made in a goroutine left running, which drops nothing; neither it nor the client has a deadline)
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+	for _, u := range urls {
+		go send(u)
+	}
+}
+
 // fanOut waits for its goroutines: their work is the caller's.
 func fanOut(ctx context.Context) {
 	var wg sync.WaitGroup
