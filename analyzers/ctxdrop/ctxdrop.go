@@ -172,7 +172,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		return nil, nil
 	}
 	sc := c.ctxOf(owner)
-	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) {
+	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) || c.explainedEarlier(owner, rootCall) {
 		return nil, nil
 	}
 	if u.InGoroutine {
@@ -298,7 +298,47 @@ func explainsDetachment(text string) bool {
 	}
 	return containsAny(text, "context", "ctx", "detach") &&
 		containsAny(text, "because", "since ", "so that", "so it", "must ", "needs to", "on purpose", "deliberately", "intentionally", "otherwise", "outlive",
-			"therefore", "still wait", "even when", "even if", "regardless", "do not want", "don't want", "avoid")
+			"therefore", "still wait", "even when", "even if", "regardless", "do not want", "don't want", "avoid", "so the ", "so a ", "so we ", "so they ")
+}
+
+// explainedEarlier reports whether the comment nearest above the root in
+// its function that speaks of a background or fresh context, not of
+// contexts in general, explains it ("use a background context so the
+// declaration isn't abandoned if this caller disconnects"), however far
+// above the call it is, as long as no other root context is made between
+// the two: the comment is about this one.
+func (c *checker) explainedEarlier(owner inspector.Cursor, rootCall *ast.CallExpr) bool {
+	var file *ast.File
+	for f := range owner.Enclosing((*ast.File)(nil)) {
+		file = f.Node().(*ast.File)
+	}
+	if file == nil {
+		return false
+	}
+	var nearest *ast.CommentGroup
+	var text string
+	for _, cg := range file.Comments {
+		if cg.Pos() < owner.Node().Pos() || cg.End() > rootCall.Pos() {
+			continue
+		}
+		t := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
+		if containsAny(t, "background context", "context.background", "detached context", "fresh context", "new context") {
+			nearest, text = cg, t
+		}
+	}
+	if nearest == nil || !explainsDetachment(text) {
+		return false
+	}
+	for call := range owner.Preorder((*ast.CallExpr)(nil)) {
+		n := call.Node().(*ast.CallExpr)
+		if n == rootCall || n.Pos() < nearest.End() || n.Pos() > rootCall.Pos() {
+			continue
+		}
+		if fn := analysisutil.CalleeFunc(c.pass.TypesInfo, n); fn != nil && knowledge.IsRootContext(fn.FullName()) {
+			return false
+		}
+	}
+	return true
 }
 
 func containsAny(s string, words ...string) bool {

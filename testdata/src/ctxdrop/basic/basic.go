@@ -390,3 +390,58 @@ type reqCtx struct {
 func withReqCtx(rc reqCtx) {
 	_, _ = snapshots.QueryContext(context.Background(), "select 1") // want `context.Background\(\) passed to sql.DB.QueryContext while rc is available`
 }
+
+// declare is shared by callers that wait for the first one's outcome.
+type declarer struct {
+	mu      sync.Mutex
+	waiters map[int]chan struct{}
+}
+
+func (d *declarer) Declare(ctx context.Context, code int) {
+	d.mu.Lock()
+	done, found := d.waiters[code]
+	if !found {
+		done = make(chan struct{})
+		d.waiters[code] = done
+	}
+	d.mu.Unlock()
+	if found {
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		return
+	}
+
+	// We are the first caller and declare while the others wait. Use a
+	// background context so the declaration is not abandoned if this
+	// caller disconnects: the waiters depend on it.
+	finished := false
+	defer func() {
+		if !finished {
+			close(done)
+		}
+	}()
+
+	checker{}.Run(context.Background())
+	finished = true
+	close(done)
+}
+
+// The explanation covers the root it stands above, not every later one.
+func (d *declarer) Redeclare(ctx context.Context) {
+	// A background context so the declaration outlives this caller.
+	checker{}.Run(context.Background())
+	d.mu.Lock()
+	d.mu.Unlock()
+	checker{}.Run(context.Background()) // want `context.Background\(\) passed to basic.checker.Run while ctx is available`
+}
+
+// A comment that calls the fresh context wrong explains nothing.
+func (d *declarer) Undeclare(ctx context.Context) {
+	// This makes a new context because we lost ctx in the refactor; it
+	// should use the caller's.
+	d.mu.Lock()
+	d.mu.Unlock()
+	checker{}.Run(context.Background()) // want `context.Background\(\) passed to basic.checker.Run while ctx is available`
+}
