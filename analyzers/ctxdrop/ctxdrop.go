@@ -1110,7 +1110,57 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 			found = newInScope(v)
 		}
 	}
+	if found == nil {
+		if outer, ok := c.joinedGoroutine(fn); ok {
+			// The function waits for this goroutine: its work is the
+			// function's, and so is the context in scope there.
+			return c.ctxOf(outer)
+		}
+	}
 	return found
+}
+
+// joinedGoroutine reports whether the closure at fn runs as a goroutine
+// that the function making it waits for (go func() { defer wg.Done(); … }()
+// before wg.Wait(), wg.Go(func() { … }), or g.Go(func() error { … })
+// before g.Wait()), and
+// returns that function.
+func (c *checker) joinedGoroutine(fn inspector.Cursor) (inspector.Cursor, bool) {
+	var outer inspector.Cursor
+	found := false
+	for e := range fn.Parent().Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		outer, found = e, true
+		break
+	}
+	if !found {
+		return outer, false
+	}
+	call, ok := fn.Parent().Node().(*ast.CallExpr)
+	if !ok {
+		return outer, false
+	}
+	started := false
+	switch {
+	case call.Fun == fn.Node():
+		_, started = fn.Parent().Parent().Node().(*ast.GoStmt)
+	case len(call.Args) == 1 && call.Args[0] == fn.Node():
+		callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
+		started = callee != nil && (callee.FullName() == "(*golang.org/x/sync/errgroup.Group).Go" || callee.FullName() == "(*sync.WaitGroup).Go")
+	}
+	if !started {
+		return outer, false
+	}
+	for cur := range outer.Preorder((*ast.CallExpr)(nil)) {
+		callee := analysisutil.CalleeFunc(c.pass.TypesInfo, cur.Node().(*ast.CallExpr))
+		if callee == nil {
+			continue
+		}
+		switch callee.FullName() {
+		case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+			return outer, true
+		}
+	}
+	return outer, false
 }
 
 // buildsOutgoing reports whether the *http.Request parameter v of the

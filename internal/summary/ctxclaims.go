@@ -33,7 +33,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	for changed := true; changed; {
 		changed = false
 		for _, info := range named {
-			if !info.ignoresCtx && e.ignoresCtx(info.fn) {
+			if !info.ignoresCtx && !e.isOutbound(info) && e.ignoresCtx(info.fn) {
 				info.ignoresCtx, changed = true, true
 			}
 		}
@@ -293,6 +293,18 @@ func onlySQL(s *FuncSummary) bool {
 // none of them is used except as an argument to a values-only call
 // (logging, metrics): such a function drops nothing when handed a root
 // context.
+// isOutbound reports whether the function is an outbound call of the
+// knowledge table (or the user's additions): it does I/O with its context
+// by definition, whatever a body in sight (a test stub, a wrapper over a
+// transport the engine cannot follow) seems to do with it.
+func (e *engine) isOutbound(info *fnInfo) bool {
+	if info.obj == nil {
+		return false
+	}
+	_, outbound := e.ext.OutboundOf(info.obj.FullName())
+	return outbound
+}
+
 func (e *engine) ignoresCtx(fn *ssa.Function) bool {
 	has := false
 	for _, p := range fn.Params {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"sync"
 	"time"
 
 	"example.com/kv"
@@ -57,4 +58,15 @@ func shadowed(ctx context.Context) {
 		_ = ctx
 		work(context.Background()) // want `context.Background\(\) passed to fix.work`
 	}
+}
+
+// A goroutine the function waits for gets the function's context.
+func joined(ctx context.Context, jobs []string) {
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Go(func() {
+			work(context.Background()) // want `context.Background\(\) passed to fix.work while ctx is available`
+		})
+	}
+	wg.Wait()
 }
