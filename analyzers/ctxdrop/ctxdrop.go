@@ -247,14 +247,22 @@ func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *sum
 	}
 	root := shortRoot(u.Root)
 	var msg string
-	switch s := sinks[0]; s.Kind {
-	case summary.SinkCall:
+	switch s := sinks[0]; {
+	case u.Maker != "":
+		// A helper's fresh root (ctx, cancel := httpx.Detached(d)): the
+		// fix is in what the helper is given, not a one-token swap.
+		target := "its work"
+		if s.Kind == summary.SinkCall && s.Callee != nil {
+			target = analysisutil.FuncName(s.Callee)
+		}
+		msg = fmt.Sprintf("%s makes a fresh context from %s, used for %s while %s is available, so the call ignores the caller's deadline and cancellation; derive the context from %s instead", u.Maker, root, target, sc.expr, sc.expr)
+	case s.Kind == summary.SinkCall:
 		target := "a call"
 		if s.Callee != nil {
 			target = analysisutil.FuncName(s.Callee)
 		}
 		msg = fmt.Sprintf("%s passed to %s while %s is available, so the call ignores the caller's deadline and cancellation; pass %s instead", root, target, sc.expr, sc.expr)
-	case summary.SinkGo:
+	case s.Kind == summary.SinkGo:
 		msg = fmt.Sprintf("%s passed to a goroutine while %s is available, so its work ignores the caller's deadline and cancellation; pass %s, or context.WithoutCancel(%s) if it must outlive the request", root, sc.expr, sc.expr, sc.expr)
 	default:
 		msg = fmt.Sprintf("%s stored while %s is available, so work using it later ignores the caller's deadline and cancellation; store %s instead", root, sc.expr, sc.expr)
@@ -277,7 +285,7 @@ func (c *checker) checkRoot(cur inspector.Cursor, rootCall *ast.CallExpr, u *sum
 		Message:  msg,
 		Related:  related,
 	}
-	if fix, ok := c.fixes.replaceRoot(rootCall, sc, root); ok {
+	if fix, ok := c.fixes.replaceRoot(rootCall, sc, root); ok && u.Maker == "" {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.rep.Report(d)

@@ -107,6 +107,9 @@ func IsHTTPRequestPtr(t types.Type) bool {
 // IsDuration reports whether t is time.Duration.
 func IsDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
 
+// IsCancelFunc reports whether t is context.CancelFunc.
+func IsCancelFunc(t types.Type) bool { return isNamed(t, "context", "CancelFunc") }
+
 func isNamed(t types.Type, pkg, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {

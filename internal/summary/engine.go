@@ -52,7 +52,9 @@ type fnInfo struct {
 	waits      bool
 	retains    bool
 	drop       *Drop
-	dropPos    []token.Pos
+	// returnsRoot is the ReturnsRoot claim (returned.go).
+	returnsRoot *ReturnedRoot
+	dropPos     []token.Pos
 }
 
 type engine struct {
@@ -173,7 +175,7 @@ func (e *engine) mergeInto(res *Result) {
 		}
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO, s.CtxRemote = es.Reaches, es.Results, es.FuncCalls, es.CtxIO, es.CtxRemote
-		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx = info.ignoresCtx, info.drop, info.retains
+		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx, s.ReturnsRoot = info.ignoresCtx, info.drop, info.retains, info.returnsRoot
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

@@ -85,6 +85,26 @@ type FuncSummary struct {
 	// by the engine at the function's callers (a closure handed to it is
 	// summarised as if called there; funcs.go) and, to come, retrystack.
 	FuncCalls []FuncCall
+
+	// ReturnsRoot is set when a context result of the function is a fresh
+	// root it makes (context.Background or TODO, bounded or not, directly
+	// or from a helper of its own that returns one): a helper such as
+	// Detached(d) that returns context.WithTimeout(context.Background(),
+	// d). Read by the roots module at the function's callers, where the
+	// call is a root context like context.Background() itself (ctxdrop's
+	// rule 1; returned.go).
+	ReturnsRoot *ReturnedRoot `json:",omitempty"`
+}
+
+// ReturnedRoot is a fresh root context a function returns.
+type ReturnedRoot struct {
+	// Index is the result's index.
+	Index int
+	// Root is the root-context constructor it is made from,
+	// "context.Background" or "context.TODO".
+	Root string
+	// Bounded is set when it carries a deadline of its own.
+	Bounded bool `json:",omitempty"`
 }
 
 // Drop is the evidence that a function drops its caller's context.
@@ -318,6 +338,13 @@ func (s *FuncSummary) String() string {
 			parts = append(parts, fmt.Sprintf("returns(%s%d:%s)", r.Of, r.Index, r.State))
 		}
 	}
+	if r := s.ReturnsRoot; r != nil {
+		p := fmt.Sprintf("returnsRoot(%d:%s", r.Index, r.Root)
+		if r.Bounded {
+			p += ", bounded"
+		}
+		parts = append(parts, p+")")
+	}
 	if len(s.CtxIO) > 0 {
 		// A parameter reaching only local work is marked: remote is the
 		// common case.
@@ -353,5 +380,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil
 }

@@ -48,6 +48,9 @@ func TestGobRoundTrip(t *testing.T) {
 		FuncCalls: []summary.FuncCall{{Param: 1, Times: 3, Args: []int{0, -1}, At: "lib.go:20:4"}, {Param: 2, Times: summary.TimesUnbounded, At: "lib.go:24:4"}, {Param: 3, Times: summary.TimesUnknown, At: "lib.go:28:4"}},
 	}
 	roundTrip(t, full)
+	maker := &summary.FuncSummary{ReturnsRoot: &summary.ReturnedRoot{Index: 0, Root: "context.Background", Bounded: true}}
+	roundTrip(t, maker)
+	assert.Equal(t, "returnsRoot(0:context.Background, bounded)", maker.String())
 	roundTrip(t, &summary.FuncSummary{IgnoresCtx: true})
 	waits := &summary.FuncSummary{Waits: true}
 	roundTrip(t, waits)

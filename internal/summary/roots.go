@@ -41,6 +41,16 @@ type RootUse struct {
 	// the goroutine outlives the function that started it, whose context
 	// would be cancelled under it. Read by ctxdrop (rule 1).
 	InGoroutine bool
+	// Maker, when set, names the function whose call makes the root
+	// ("httpx.Detached"): a helper returning a fresh root context
+	// (ReturnsRoot), whose call Pos is. Root is then the constructor the
+	// helper uses. Read by ctxdrop (rule 1), which words its finding and
+	// offers no fix for it.
+	Maker string
+	// returned lists the results of Func that return the root itself or
+	// a context derived from it: the function makes a root for its
+	// callers (ReturnsRoot).
+	returned []int
 }
 
 // SinkKind says how a root context leaves the function that made it.
@@ -274,6 +284,14 @@ func (rf *rootFlow) follow(v ssa.Value) {
 		case *ssa.Send:
 			if r.X == v {
 				rf.sink(Sink{Kind: SinkStore, Pos: r.Pos()}, r)
+			}
+		case *ssa.Return:
+			if r.Parent() == rf.use.Func {
+				for i, res := range r.Results {
+					if res == v && !slices.Contains(rf.use.returned, i) {
+						rf.use.returned = append(rf.use.returned, i)
+					}
+				}
 			}
 		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
 			rf.follow(r.(ssa.Value))

@@ -188,7 +188,8 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg Config) {
 	pkg, funcs := buildSSA(pass)
 	e := newEngine(pass, res, pkg, funcs, ext, !cfg.IgnoreTransportTimeouts)
-	res.roots = findRoots(e.funcs, contextInterface(pass.Pkg))
+	ctxIface := contextInterface(pass.Pkg)
+	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	e.run()
 	e.importAlternatives()
 	// ctxdrop's claims read the alternatives' CtxIO, local and imported.

@@ -21,5 +21,5 @@ func TestEngineFacts(t *testing.T) {
 // constant bounds, sequences and alternatives, forwarding helpers and
 // closures, and the argument mapping.
 func TestFuncValues(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/funcs", "engine/recursive", "engine/results", "engine/retains")
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/funcs", "engine/recursive", "engine/results", "engine/retains", "engine/makers")
 }

@@ -258,3 +258,16 @@ func (l *lister) sync(ctx context.Context) error {
 	}
 	return l.client.List(context.Background(), &n) // seam: ctxdrop
 }
+
+// freshCtx makes a context for its callers.
+func freshCtx() context.Context { return context.TODO() }
+
+func usesFresh(ctx context.Context) error {
+	_, err := db.QueryContext(freshCtx(), "select 1") // seam: ctxdrop (the helper's fresh root replaces ctx; its fix, ctx, has the caller's deadline)
+	return err
+}
+
+func usesFreshNoCtx() error {
+	_, err := db.QueryContext(freshCtx(), "select 1") // seam: notimeout (no context in scope, and the helper's has no deadline)
+	return err
+}
