@@ -39,6 +39,12 @@ var valueOnlySinks = map[string]bool{
 	"runtime/trace.Logf":               true,
 	"runtime/trace.StartRegion":        true,
 	"runtime/trace.WithRegion":         true,
+	// Kubernetes' error and crash handlers read the context for the
+	// contextual logger only: logging, and a rate limit of a millisecond
+	// between errors. HandleError's own context.Background() drops
+	// nothing that bounds work.
+	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithContext": true,
+	"k8s.io/apimachinery/pkg/util/runtime.HandleCrashWithContext": true,
 	// OpenTelemetry's metric instruments read the context for exemplars
 	// and baggage only.
 	"(go.opentelemetry.io/otel/metric.Float64Counter).Add":       true,

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -49,7 +50,13 @@ func (e *engine) computeRetains(named []*fnInfo) {
 // a value that is returned (a request builder's &Req{ctx: ctx}) is not
 // retained: the caller usually runs the work at once.
 func (e *engine) retainsCtx(fn *ssa.Function) bool {
-	fromParam := func(v ssa.Value) bool {
+	var fromParam func(v ssa.Value) bool
+	fromParam = func(v ssa.Value) bool {
+		if al, ok := v.(*ssa.Alloc); ok && isLocalCell(al) {
+			// A closure captures the variable, not its value: the cell
+			// holds the parameter when every store into it does.
+			return cellHolds(al, fromParam)
+		}
 		if !analysisutil.IsContext(v.Type()) {
 			return false
 		}
@@ -76,6 +83,12 @@ func (e *engine) retainsCtx(fn *ssa.Function) bool {
 					}
 				}
 				if joins == 1 {
+					continue
+				}
+				if receivesResult(fn, in.Common()) {
+					// done := make(chan error, 1); go func() { done <- run(ctx) }();
+					// select { case err := <-done: … case <-ctx.Done(): … }:
+					// the function waits for this goroutine's outcome.
 					continue
 				}
 				starts = true
@@ -221,6 +234,66 @@ func waitsForGoroutines(fn *ssa.Function) bool {
 			switch calleeName(call.Common()) {
 			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// cellHolds reports whether every value stored into a local variable's
+// cell (a variable a closure captures) meets ok, and one is.
+func cellHolds(al *ssa.Alloc, ok func(ssa.Value) bool) bool {
+	stored := false
+	for _, r := range *al.Referrers() {
+		if st, isStore := r.(*ssa.Store); isStore && st.Addr == al {
+			if !ok(st.Val) {
+				return false
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
+// receivesResult reports whether fn receives from a channel it hands the
+// goroutine a go statement starts (as an argument or a captured
+// variable): it waits for that goroutine's outcome.
+func receivesResult(fn *ssa.Function, c *ssa.CallCommon) bool {
+	chans := map[ssa.Value]bool{}
+	for _, a := range goArgs(c) {
+		if _, ok := a.Type().Underlying().(*types.Chan); ok {
+			chans[a] = true
+			continue
+		}
+		if al, ok := a.(*ssa.Alloc); ok && isLocalCell(al) {
+			// The goroutine captures the variable: fn reads the channel
+			// from the cell to receive from it.
+			for _, r := range *al.Referrers() {
+				if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					chans[ld] = true
+				}
+				if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+					chans[st.Val] = true
+				}
+			}
+		}
+	}
+	if len(chans) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW && chans[in.X] {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && chans[st.Chan] {
+						return true
+					}
+				}
 			}
 		}
 	}

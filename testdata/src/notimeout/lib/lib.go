@@ -181,7 +181,7 @@ func SweepOnce(ctx context.Context, db *sql.DB) error { // want SweepOnce:`^reac
 }
 
 // SweepLater deletes them from a goroutine.
-func SweepLater(ctx context.Context, db *sql.DB) { // want SweepLater:`^reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\)$`
+func SweepLater(ctx context.Context, db *sql.DB) { // want SweepLater:`^retainsCtx reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\)$`
 	go func() {
 		db.ExecContext(ctx, "DELETE FROM sessions WHERE expired")
 	}()
