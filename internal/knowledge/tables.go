@@ -45,6 +45,8 @@ var valueOnlySinks = map[string]bool{
 	// nothing that bounds work.
 	"k8s.io/apimachinery/pkg/util/runtime.HandleErrorWithContext": true,
 	"k8s.io/apimachinery/pkg/util/runtime.HandleCrashWithContext": true,
+	"k8s.io/apimachinery/pkg/util/runtime.handleError":            true, // what HandleError calls with its own context
+	"k8s.io/apimachinery/pkg/util/runtime.handleCrash":            true,
 	// OpenTelemetry's metric instruments read the context for exemplars
 	// and baggage only.
 	"(go.opentelemetry.io/otel/metric.Float64Counter).Add":       true,

@@ -18,10 +18,17 @@ var ErrorHandlers = []func(ctx context.Context, err error, msg string, keysAndVa
 }
 
 func HandleError(err error) {
-	HandleErrorWithContext(context.Background(), err, "Unhandled Error")
+	if err == nil {
+		return
+	}
+	handleError(context.Background(), err, "Unhandled Error")
 }
 
 func HandleErrorWithContext(ctx context.Context, err error, msg string, keysAndValues ...any) {
+	handleError(ctx, err, msg, keysAndValues...)
+}
+
+func handleError(ctx context.Context, err error, msg string, keysAndValues ...any) {
 	for _, fn := range ErrorHandlers {
 		fn(ctx, err, msg, keysAndValues...)
 	}
