@@ -257,7 +257,8 @@ func cellHolds(al *ssa.Alloc, ok func(ssa.Value) bool) bool {
 
 // receivesResult reports whether fn receives from a channel it hands the
 // goroutine a go statement starts (as an argument or a captured
-// variable): it waits for that goroutine's outcome.
+// variable), or returns that channel for its caller to receive from: the
+// goroutine's outcome is awaited, not left running on its own.
 func receivesResult(fn *ssa.Function, c *ssa.CallCommon) bool {
 	chans := map[ssa.Value]bool{}
 	for _, a := range goArgs(c) {
@@ -280,6 +281,13 @@ func receivesResult(fn *ssa.Function, c *ssa.CallCommon) bool {
 	}
 	if len(chans) == 0 {
 		return false
+	}
+	for ch := range chans {
+		if returned(ch, map[ssa.Value]bool{}) {
+			// A generator: the goroutine feeds a channel the function
+			// returns, and the caller receives from it, as its own work.
+			return true
+		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

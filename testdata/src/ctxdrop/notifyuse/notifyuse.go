@@ -6,6 +6,7 @@ package notifyuse
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"engine/retains"
 )
@@ -29,4 +30,12 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 // A callee that waits for its goroutine does the caller's work.
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	retains.RunWaiting(context.Background(), func(context.Context) error { return nil }) // want `context.Background\(\) passed to retains.RunWaiting while r.Context\(\) is available`
+}
+
+// A generator's goroutine stops when its context is done: the caller
+// drains it as its own work, so the request's context belongs there.
+func (s *Server) wait(w http.ResponseWriter, r *http.Request) {
+	for range retains.Ticks(context.Background(), time.Second) { // want `context.Background\(\) passed to retains.Ticks while r.Context\(\) is available`
+		break
+	}
 }

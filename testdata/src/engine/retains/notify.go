@@ -47,3 +47,21 @@ func RunWaiting(ctx context.Context, run func(context.Context) error) error { //
 		return ctx.Err()
 	}
 }
+
+// Ticks feeds a channel it returns until the context is done: the caller
+// receives from it as its own work, so the context is the caller's.
+func Ticks(ctx context.Context, every time.Duration) <-chan struct{} { // want Ticks:`^ctxIO\(0\)$`
+	ch := make(chan struct{})
+	go func() {
+		defer close(ch)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(every):
+				ch <- struct{}{}
+			}
+		}
+	}()
+	return ch
+}
