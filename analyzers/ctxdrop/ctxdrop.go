@@ -1292,7 +1292,7 @@ func (c *checker) isCleanup(cur, owner inspector.Cursor) bool {
 		switch a.ParentEdgeKind() {
 		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
 			for p, ok := a.PrevSibling(); ok; p, ok = p.PrevSibling() {
-				if c.waitsDone(p.Node()) || c.loopEndsOnDone(p.Node()) {
+				if c.doneBefore(p.Node()) || c.loopEndsOnDone(p.Node()) {
 					return true
 				}
 			}
@@ -1369,6 +1369,45 @@ func (c *checker) waitsDone(n ast.Node) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// doneBefore reports whether the statements after n run only once the
+// context is done: n waits for <-ctx.Done(), or is a select whose
+// ctx.Done() case carries on past it. A select whose Done case returns
+// (select { case <-ctx.Done(): return; case <-tick.C: }) lets only its
+// other cases through: what follows runs while the context is live.
+func (c *checker) doneBefore(n ast.Node) bool {
+	sel, ok := n.(*ast.SelectStmt)
+	if !ok {
+		return c.waitsDone(n)
+	}
+	for _, cc := range sel.Body.List {
+		if cl, ok := cc.(*ast.CommClause); ok && c.waitsDone(cl.Comm) && !terminates(cl.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+// terminates reports whether a statement list ends by leaving the
+// enclosing flow: a return, a branch (break, continue, goto) or a panic.
+func terminates(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	case *ast.BlockStmt:
+		return terminates(s.List)
 	}
 	return false
 }

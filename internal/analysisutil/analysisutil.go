@@ -147,6 +147,20 @@ func TakesContext(sig *types.Signature) bool {
 	return ContextParam(sig) >= 0 || RequestParam(sig) >= 0
 }
 
+// HasContextValueParam reports whether sig has a parameter whose type is
+// a context, implements context.Context (*gin.Context, a struct embedding
+// one) or is an *http.Request: a function given one has a context in
+// scope, and ctxdrop judges a root it makes there, not at its callers.
+func HasContextValueParam(sig *types.Signature) bool {
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if IsContext(t) || ImplementsContext(t) || IsHTTPRequestPtr(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReturnsContext reports whether the first result of sig is a context.
 func ReturnsContext(sig *types.Signature) bool {
 	return sig.Results().Len() > 0 && IsContext(sig.Results().At(0).Type())

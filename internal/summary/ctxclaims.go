@@ -63,7 +63,7 @@ func (e *engine) ctxClaims(roots []*RootUse) {
 	var candidates []*fnInfo
 	for _, info := range named {
 		sig := info.obj.Type().(*types.Signature)
-		if analysisutil.TakesContext(sig) || knowledge.IsCleanupFuncName(info.obj.Name()) {
+		if analysisutil.HasContextValueParam(sig) || knowledge.IsCleanupFuncName(info.obj.Name()) {
 			continue
 		}
 		candidates = append(candidates, info)

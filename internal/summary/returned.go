@@ -39,7 +39,7 @@ func (e *engine) addReturnedRoots(roots []*RootUse, ctxIface *types.Interface) [
 			if info == nil || info.obj == nil || makers[u.Func] != nil {
 				continue
 			}
-			if takesContext(u.Func.Signature) {
+			if analysisutil.HasContextValueParam(u.Func.Signature) {
 				// A function given a context that returns a root on some
 				// path (if ctx == nil { return context.Background() }) makes
 				// no fresh context for its callers: they pass theirs.
@@ -131,16 +131,4 @@ func (e *engine) makerUse(call *ssa.Call, claim *ReturnedRoot, ctxIface *types.I
 	sort.SliceStable(u.Sinks, func(i, j int) bool { return u.Sinks[i].Pos < u.Sinks[j].Pos })
 	u.returned = slices.Clip(u.returned)
 	return u
-}
-
-// takesContext reports whether a signature has a context or an
-// *http.Request parameter.
-func takesContext(sig *types.Signature) bool {
-	for i := range sig.Params().Len() {
-		t := sig.Params().At(i).Type()
-		if analysisutil.IsContext(t) || analysisutil.IsHTTPRequestPtr(t) {
-			return true
-		}
-	}
-	return false
 }
