@@ -27,7 +27,8 @@ an outbound call when every value that could bound it is unbounded:
   context is in scope (where one is, ctxdrop reports them);
 - net and crypto/tls: net.Dial, net.DialTCP, tls.Dial, a net.Dialer without
   Timeout or Deadline (Unix sockets and UDP are never reported);
-- AWS SDK v2, MongoDB, NATS, Elasticsearch by table, and any function named
+- AWS SDK v2, MongoDB, NATS, Elasticsearch, controller-runtime writes by
+  table, and any function named
   with -resilvet.outbound;
 - any helper, in this package or another, whose summary says a context,
   request or client parameter reaches one of these unbounded.

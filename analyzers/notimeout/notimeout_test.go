@@ -55,7 +55,7 @@ func TestDefaultOptions(t *testing.T) {
 		"notimeout/basic", "notimeout/app", "notimeout/grpcapp", "notimeout/grpcintercepted", "notimeout/peers",
 		"notimeout/tool", "notimeout/service", "notimeout/customoff", "notimeout/interceptor", "notimeout/transport",
 		"notimeout/edgeoff", "notimeout/e2ehelpers", "notimeout/internal/testutil",
-		"notimeout/grpcxdeadline", "notimeout/grpcconnuse", "notimeout/lazyinit", "notimeout/mailsend", "notimeout/acme", "notimeout/harnesst", "notimeout/schema", "notimeout/storage/sqlite3", "notimeout/storage/postgres", "notimeout/pproftool", "notimeout/grpcxretryonly", "notimeout/everyday",
+		"notimeout/grpcxdeadline", "notimeout/grpcconnuse", "notimeout/lazyinit", "notimeout/mailsend", "notimeout/acme", "notimeout/harnesst", "notimeout/schema", "notimeout/storage/sqlite3", "notimeout/storage/postgres", "notimeout/pproftool", "notimeout/grpcxretryonly", "notimeout/everyday", "notimeout/k8swrites",
 		"notimeout/sqlitelocal", "notimeout/sqliteopen", "notimeout/postgresopen", "notimeout/pgxstore", "notimeout/harness",
 		"notimeout/cobracmd", "notimeout/cobraserve", "notimeout/cobrarun", "notimeout/ifaceuse", "notimeout/oidcuse", "notimeout/startup", "notimeout/kongcmd", "notimeout/kongserve")
 	resilvettest.CheckMessages(t, results)

@@ -83,10 +83,11 @@ const (
 	AWS
 	NATS
 	Elasticsearch
+	Kubernetes
 	Custom
 )
 
-var outboundKindNames = [...]string{"none", "http", "sql", "net", "dns", "tls", "grpc", "exec", "redis", "mongo", "aws", "nats", "elasticsearch", "custom"}
+var outboundKindNames = [...]string{"none", "http", "sql", "net", "dns", "tls", "grpc", "exec", "redis", "mongo", "aws", "nats", "elasticsearch", "kubernetes", "custom"}
 
 func (k OutboundKind) String() string {
 	if int(k) < len(outboundKindNames) {

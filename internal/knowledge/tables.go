@@ -345,6 +345,18 @@ var outbound = map[string]Outbound{
 	"(*github.com/nats-io/nats.go.Conn).RequestWithContext":    {Kind: NATS, CtxParam: 0, Bound: ByContext},
 	"(*github.com/nats-io/nats.go.Conn).RequestMsgWithContext": {Kind: NATS, CtxParam: 0, Bound: ByContext},
 	"(*github.com/nats-io/nats.go.Conn).FlushWithContext":      {Kind: NATS, CtxParam: 0, Bound: ByContext},
+	// controller-runtime's writes go to the API server, whose client has
+	// no timeout unless the rest.Config sets one (it does not by
+	// default). Its reads are left out: a manager's client serves Get and
+	// List from the informer cache.
+	"(sigs.k8s.io/controller-runtime/pkg/client.Writer).Create":            {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.Writer).Update":            {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.Writer).Patch":             {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.Writer).Delete":            {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.Writer).DeleteAllOf":       {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.SubResourceWriter).Create": {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.SubResourceWriter).Update": {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
+	"(sigs.k8s.io/controller-runtime/pkg/client.SubResourceWriter).Patch":  {Kind: Kubernetes, CtxParam: 0, Bound: ByContext},
 }
 
 // outboundPatterns cover clients with hundreds of generated methods: a

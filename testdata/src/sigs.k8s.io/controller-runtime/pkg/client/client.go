@@ -16,9 +16,16 @@ type Reader interface {
 	List(ctx context.Context, list ObjectList) error
 }
 
+// Writer writes to the API server, as controller-runtime's does.
+type Writer interface {
+	Create(ctx context.Context, obj Object) error
+	Update(ctx context.Context, obj Object) error
+	Delete(ctx context.Context, obj Object) error
+}
+
 type Client interface {
 	Reader
-	Update(ctx context.Context, obj Object) error
+	Writer
 }
 
 type remote struct{ hc *http.Client }
@@ -35,5 +42,9 @@ func (r *remote) Get(ctx context.Context, key string, obj Object) error {
 func (r *remote) List(ctx context.Context, list ObjectList) error { return r.Get(ctx, "", nil) }
 
 func (r *remote) Update(ctx context.Context, obj Object) error { return r.Get(ctx, obj.GetName(), obj) }
+
+func (r *remote) Create(ctx context.Context, obj Object) error { return r.Get(ctx, obj.GetName(), obj) }
+
+func (r *remote) Delete(ctx context.Context, obj Object) error { return r.Get(ctx, obj.GetName(), obj) }
 
 func New(hc *http.Client) Client { return &remote{hc: hc} }
