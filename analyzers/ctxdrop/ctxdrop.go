@@ -1131,8 +1131,7 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 // joinedGoroutine reports whether the closure at fn runs as a goroutine
 // that the function making it waits for (go func() { defer wg.Done(); … }()
 // before wg.Wait(), wg.Go(func() { … }), or g.Go(func() error { … })
-// before g.Wait()), and
-// returns that function.
+// before g.Wait()), and returns that function.
 func (c *checker) joinedGoroutine(fn inspector.Cursor) (inspector.Cursor, bool) {
 	var outer inspector.Cursor
 	found := false
@@ -1153,18 +1152,13 @@ func (c *checker) joinedGoroutine(fn inspector.Cursor) (inspector.Cursor, bool) 
 		_, started = fn.Parent().Parent().Node().(*ast.GoStmt)
 	case len(call.Args) == 1 && call.Args[0] == fn.Node():
 		callee := analysisutil.CalleeFunc(c.pass.TypesInfo, call)
-		started = callee != nil && (callee.FullName() == "(*golang.org/x/sync/errgroup.Group).Go" || callee.FullName() == "(*sync.WaitGroup).Go")
+		started = callee != nil && knowledge.StartsGroupGoroutine(callee.FullName())
 	}
 	if !started {
 		return outer, false
 	}
 	for cur := range outer.Preorder((*ast.CallExpr)(nil)) {
-		callee := analysisutil.CalleeFunc(c.pass.TypesInfo, cur.Node().(*ast.CallExpr))
-		if callee == nil {
-			continue
-		}
-		switch callee.FullName() {
-		case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+		if callee := analysisutil.CalleeFunc(c.pass.TypesInfo, cur.Node().(*ast.CallExpr)); callee != nil && knowledge.JoinsGoroutines(callee.FullName()) {
 			return outer, true
 		}
 	}
@@ -1391,15 +1385,19 @@ func (c *checker) doneBefore(n ast.Node) bool {
 	return false
 }
 
-// terminates reports whether a statement list ends by leaving the
-// enclosing flow: a return, a branch (break, continue, goto) or a panic.
+// terminates reports whether a select case's statements end by leaving
+// the flow after the select: a return, a continue, a goto, a labelled
+// break, or a panic.
 func terminates(list []ast.Stmt) bool {
 	if len(list) == 0 {
 		return false
 	}
 	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
+	case *ast.ReturnStmt:
 		return true
+	case *ast.BranchStmt:
+		// A plain break leaves only the select: what follows it runs.
+		return s.Tok != token.BREAK || s.Label != nil
 	case *ast.ExprStmt:
 		if call, ok := s.X.(*ast.CallExpr); ok {
 			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {

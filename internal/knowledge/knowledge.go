@@ -245,6 +245,15 @@ func IsCleanupFuncName(name string) bool {
 // variant without a context of one that takes one.
 func Waits(fullName string) bool { return waits[fullName] }
 
+// JoinsGoroutines reports whether the named function waits for a group
+// of goroutines its caller started (sync.WaitGroup's Wait, errgroup's).
+func JoinsGoroutines(fullName string) bool { return goroutineJoins[fullName] }
+
+// StartsGroupGoroutine reports whether the named function runs the
+// function it is given on a goroutine of a group the caller can wait for
+// (sync.WaitGroup's Go, errgroup's).
+func StartsGroupGoroutine(fullName string) bool { return goroutineStarts[fullName] }
+
 // IsMigrationName reports whether a function or method name says it
 // migrates a schema (Migrate, RunMigrations, Migrator.Up's type is
 // checked by its caller) or sets one up (EnsureSchema, initSchema,

@@ -564,6 +564,20 @@ var waits = map[string]bool{
 	"(*golang.org/x/sync/errgroup.Group).Wait": true,
 }
 
+// goroutineJoins are the calls that wait for a group of goroutines the
+// caller started: work done in them is the caller's own.
+var goroutineJoins = map[string]bool{
+	"(*sync.WaitGroup).Wait":                   true,
+	"(*golang.org/x/sync/errgroup.Group).Wait": true,
+}
+
+// goroutineStarts are the calls that run the function they are given on
+// a goroutine of a group its caller can wait for (goroutineJoins).
+var goroutineStarts = map[string]bool{
+	"(*sync.WaitGroup).Go":                   true,
+	"(*golang.org/x/sync/errgroup.Group).Go": true,
+}
+
 // catalogTables are the schemas and tables through which databases
 // describe themselves (lower case): a query of them is set-up code
 // deciding what to create.

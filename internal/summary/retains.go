@@ -231,8 +231,7 @@ func waitsForGoroutines(fn *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			switch calleeName(call.Common()) {
-			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+			if knowledge.JoinsGoroutines(calleeName(call.Common())) {
 				return true
 			}
 		}

@@ -2,7 +2,6 @@ package summary
 
 import (
 	"go/types"
-	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -60,16 +59,12 @@ func (e *engine) addReturnedRoots(roots []*RootUse, ctxIface *types.Interface) [
 	for depth := 0; depth < maxMakerDepth; depth++ {
 		var found []*RootUse
 		for _, fn := range e.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					call, ok := instr.(*ssa.Call)
-					if !ok || seen[call] {
-						continue
-					}
-					claim := e.returnedRootOf(call.Common(), makers)
-					if claim == nil {
-						continue
-					}
+			for _, instr := range e.local[fn].ix.calls {
+				call, ok := instr.(*ssa.Call)
+				if !ok || seen[call] {
+					continue
+				}
+				if claim := e.returnedRootOf(call.Common(), makers); claim != nil {
 					seen[call] = true
 					found = append(found, e.makerUse(call, claim, ctxIface))
 				}
@@ -129,6 +124,5 @@ func (e *engine) makerUse(call *ssa.Call, claim *ReturnedRoot, ctxIface *types.I
 		}
 	}
 	sort.SliceStable(u.Sinks, func(i, j int) bool { return u.Sinks[i].Pos < u.Sinks[j].Pos })
-	u.returned = slices.Clip(u.returned)
 	return u
 }

@@ -37,3 +37,14 @@ func drainOnStop(ctx context.Context, stop <-chan struct{}) {
 	}
 	lookupPartner("final")
 }
+
+// ok: a plain break leaves only the select, so what follows runs after
+// the context is done too: cleanup.
+func drainOnBreak(ctx context.Context, stop <-chan struct{}) {
+	select {
+	case <-ctx.Done():
+		break
+	case <-stop:
+	}
+	lookupPartner("final")
+}
