@@ -141,18 +141,50 @@ const (
 	ByTwinContext
 )
 
-// RetryLayer describes a library call that retries the function it is given.
+// RetryLayer describes a library call that retries: the function it is
+// given, or, for a retrying client's method, its own request.
 type RetryLayer struct {
-	// DefaultAttempts is the number of attempts with default options;
-	// 0 means unbounded by count (bounded only by time or the context).
+	// DefaultAttempts is the number of attempts with default options
+	// (the first included); 0 means unbounded by count (bounded only by
+	// time or the context).
 	DefaultAttempts int
-	// FuncArg is the index of the argument holding the retried function.
+	// FuncArg is the index of the argument holding the retried function,
+	// or -1 when the call retries its own work (retryablehttp's Do).
 	FuncArg int
+	// OptionsFrom is the index of the first argument that can change the
+	// count (a backoff value, variadic options, a policy), or -1.
+	OptionsFrom int
+	// Policy is set when the argument at OptionsFrom is a
+	// *runtime/retry.Policy: its MaxAttempts (0 for the default) and
+	// AllowNested fields decide.
+	Policy bool
+	// RetriesField names the receiver's field that holds the retries
+	// after the first attempt (retryablehttp's RetryMax), for a retrying
+	// client's method: attempts are its value plus one.
+	RetriesField string
 	// YieldsWhenNested is true for layers that make a single attempt when
-	// they run inside another retry layer that tells them so (resilvet's
-	// runtime: the attempt in the context, or the outer layer on the
-	// stack): nested inside each other they do not multiply.
+	// they run inside another such layer that tells them so (resilvet's
+	// runtime: the attempt in the context): nested inside each other they
+	// do not multiply, unless the inner one's policy sets AllowNested.
 	YieldsWhenNested bool
+}
+
+// RetryOption says how a retry library's option, or a wrapper of its
+// backoff value, changes a layer's attempt count.
+type RetryOption struct {
+	// Arg is the argument holding the count, or -1.
+	Arg int
+	// Add is added to the argument's value: WithMaxRetries counts
+	// retries, so attempts are n+1.
+	Add int
+	// ZeroUnbounded is set when a count of 0 means no limit
+	// (retry-go's Attempts(0), backoff v5's WithMaxTries(0)).
+	ZeroUnbounded bool
+	// Unbounded is set for options that lift the limit (UntilSucceeded).
+	Unbounded bool
+	// PassThrough is set for wrappers whose count is their argument
+	// Arg's (backoff.WithContext(b, ctx)).
+	PassThrough bool
 }
 
 // TwinOf reports the context-taking twin of the named function, from the
@@ -459,6 +491,13 @@ func RetryLayerOf(fullName string) (RetryLayer, bool) {
 	return r, ok
 }
 
+// RetryOptionOf reports how the named function, an option or backoff
+// wrapper of a retry library, changes a layer's attempt count.
+func RetryOptionOf(fullName string) (RetryOption, bool) {
+	r, ok := retryOptions[fullName]
+	return r, ok
+}
+
 // NonIdempotentHTTPMethods are the HTTP methods that are not idempotent by
 // RFC 9110 §9.2.2 unless the request carries an idempotency key.
 var NonIdempotentHTTPMethods = map[string]bool{"POST": true, "PATCH": true, "CONNECT": true}
@@ -596,6 +635,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range retryLayers {
+		seen[k] = true
+	}
+	for k := range retryOptions {
 		seen[k] = true
 	}
 	for k := range serves {

@@ -447,14 +447,34 @@ var serves = map[string]bool{
 	"(*google.golang.org/grpc.Server).Serve": true,
 }
 
-// retryLayers are library calls that retry the function they are given.
-// Attempt counts are the libraries' documented defaults.
+// retryLayers are library calls that retry the function they are given,
+// or their own request. Attempt counts are the libraries' documented
+// defaults, the first attempt included.
 var retryLayers = map[string]RetryLayer{
-	"github.com/avast/retry-go/v4.Do":                    {DefaultAttempts: 10, FuncArg: 0},
-	"github.com/cenkalti/backoff/v4.Retry":               {DefaultAttempts: 0, FuncArg: 0}, // bounded by MaxElapsedTime (15m), not by count
-	"github.com/cenkalti/backoff/v5.Retry":               {DefaultAttempts: 0, FuncArg: 1},
-	"github.com/resilvet/resilvet/runtime/retry.Do":      {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
-	"github.com/resilvet/resilvet/runtime/retry.DoValue": {DefaultAttempts: 3, FuncArg: 2, YieldsWhenNested: true},
+	"github.com/avast/retry-go/v4.Do":                          {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
+	"github.com/avast/retry-go/v4.DoWithData":                  {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
+	"github.com/cenkalti/backoff/v4.Retry":                     {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1}, // bounded by MaxElapsedTime (15m), not by count
+	"github.com/cenkalti/backoff/v4.RetryWithData":             {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
+	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
+	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
+	"github.com/cenkalti/backoff/v5.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // 15m of elapsed time by default
+	"github.com/resilvet/resilvet/runtime/retry.Do":            {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
+	"github.com/resilvet/resilvet/runtime/retry.DoValue":       {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
+	"(*github.com/hashicorp/go-retryablehttp.Client).Do":       {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	"(*github.com/hashicorp/go-retryablehttp.Client).Get":      {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	"(*github.com/hashicorp/go-retryablehttp.Client).Head":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	"(*github.com/hashicorp/go-retryablehttp.Client).Post":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+}
+
+// retryOptions are the options and backoff wrappers of the retry
+// libraries that change a layer's attempt count.
+var retryOptions = map[string]RetryOption{
+	"github.com/avast/retry-go/v4.Attempts":         {Arg: 0, ZeroUnbounded: true},
+	"github.com/avast/retry-go/v4.UntilSucceeded":   {Arg: -1, Unbounded: true},
+	"github.com/cenkalti/backoff/v4.WithMaxRetries": {Arg: 1, Add: 1},
+	"github.com/cenkalti/backoff/v4.WithContext":    {Arg: 0, PassThrough: true},
+	"github.com/cenkalti/backoff/v5.WithMaxTries":   {Arg: 0, ZeroUnbounded: true},
 }
 
 // neverReturn are calls after which control does not continue: the

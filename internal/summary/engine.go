@@ -55,6 +55,13 @@ type fnInfo struct {
 	// returnsRoot is the ReturnsRoot claim (returned.go).
 	returnsRoot *ReturnedRoot
 	dropPos     []token.Pos
+	// The retry claim (retries.go): retry is what travels, retryChain
+	// its path with positions, retryAt where that path's call into
+	// retrying code is; retryLoops the function's retry loops.
+	retry      *Retries
+	retryChain retryChain
+	retryAt    token.Pos
+	retryLoops map[*loop]*loopLayer
 }
 
 type engine struct {
@@ -111,6 +118,9 @@ type engine struct {
 	// embeddedSQL is set when the package's database is in-process
 	// (embeddedSQL): its SQL calls wait on no remote peer.
 	embeddedSQL bool
+	// order is the package's functions in strongly connected components
+	// of the call graph, callees first (set by run).
+	order [][]*ssa.Function
 }
 
 func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*ssa.Function, ext *knowledge.Extensions, transportTimeouts bool) *engine {
@@ -176,6 +186,7 @@ func (e *engine) mergeInto(res *Result) {
 		es := info.summary()
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO, s.CtxRemote = es.Reaches, es.Results, es.FuncCalls, es.CtxIO, es.CtxRemote
 		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx, s.ReturnsRoot = info.ignoresCtx, info.drop, info.retains, info.returnsRoot
+		s.Retries = info.retry
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil
@@ -447,6 +458,7 @@ func claimValue(c ValueClaim) value {
 // round with the last, then the rest bottom-up.
 func (e *engine) run() {
 	order := e.sccs()
+	e.order = order
 	for round := 0; ; round++ {
 		var changed []*fnInfo
 		e.resetMemo()
@@ -740,7 +752,7 @@ func (e *engine) imported(f *types.Func) *FuncSummary {
 // summary renders the claims computed so far as a FuncSummary (reaches,
 // results and func calls only).
 func (info *fnInfo) summary() *FuncSummary {
-	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, CtxIO: info.ctxIO, CtxRemote: info.ctxRemote}
+	return &FuncSummary{Reaches: info.reaches, Results: info.results, FuncCalls: info.calls, CtxIO: info.ctxIO, CtxRemote: info.ctxRemote, Retries: info.retry}
 }
 
 // sigIndex returns p's index among fn's signature parameters (receiver

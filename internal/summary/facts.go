@@ -94,6 +94,59 @@ type FuncSummary struct {
 	// call is a root context like context.Background() itself (ctxdrop's
 	// rule 1; returned.go).
 	ReturnsRoot *ReturnedRoot `json:",omitempty"`
+
+	// Retries is set when a call of the function goes through retry
+	// layers (its own, or its callees'), or when it retries a func
+	// parameter it is given. Read by the retry module at the function's
+	// callers, where the layers around the call multiply with these, and
+	// by retrystack (retries.go).
+	Retries *Retries `json:",omitempty"`
+}
+
+// Retries is the retry-layer claim of a function.
+type Retries struct {
+	// Product is the number of attempts the innermost operation gets per
+	// call of the function on the path with the most, through Chain: a
+	// count above 1, unbounded (-1) or unknown (0: set at run time).
+	// Zero layers make no claim.
+	Product int `json:",omitempty"`
+	// Chain lists the layers of that path, outermost first, capped at
+	// maxChain links (Product is computed before the cap).
+	Chain []RetryLink `json:",omitempty"`
+	// Params lists the func parameters the function calls inside retry
+	// layers of its own (a withRetry(fn) helper): what a caller hands
+	// there is retried.
+	Params []RetriedParam `json:",omitempty"`
+}
+
+// RetryLink is one retry layer.
+type RetryLink struct {
+	// What names the layer: "retry loop", or the library call
+	// ("backoff.Retry", "retryablehttp.Client.Do").
+	What string
+	// Func is the function holding it, At its position (file:line:col).
+	Func, At string
+	// Attempts is the layer's count, the first attempt included: above
+	// 1, unbounded (-1) or unknown (0).
+	Attempts int
+	// Runtime is set for a layer of resilvet's runtime: runtime layers
+	// inside it find its attempt in their context and make a single
+	// attempt, unless their policy sets AllowNested (Nested).
+	Runtime bool `json:",omitempty"`
+	Nested  bool `json:",omitempty"`
+}
+
+// RetriedParam is a func parameter a function retries.
+type RetriedParam struct {
+	// Param is its signature index.
+	Param int
+	// Chain lists the function's layers around its calls, outermost
+	// first.
+	Chain []RetryLink
+	// CountParam is the signature index of the integer parameter that
+	// holds the innermost layer's attempts (withRetry(n, fn)), or -1:
+	// a caller's constant argument fills in an unknown count.
+	CountParam int
 }
 
 // ReturnedRoot is a fresh root context a function returns.
@@ -380,5 +433,5 @@ func (s *FuncSummary) String() string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil
 }

@@ -81,6 +81,8 @@ type Result struct {
 	findings       []*Finding
 	boundedClients []*types.Var
 	handlers       []HandlerReach
+	retryNests     []*RetryNest
+	retryLoops     []*RetryLoop
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
@@ -191,6 +193,7 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	e.run()
+	e.retryClaims(e.order)
 	e.importAlternatives()
 	// ctxdrop's claims read the alternatives' CtxIO, local and imported.
 	e.ctxClaims(res.roots)

@@ -1,0 +1,181 @@
+package retrystack
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/report"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+const name = "retrystack"
+
+// Config holds retrystack's options. The zero value is the default.
+type Config struct {
+	// IncludeTests reports findings in _test.go files too.
+	IncludeTests bool
+	// MinProduct reports nested layers only when they multiply to more
+	// than this many attempts (unbounded products always, unknown ones
+	// only when it is 0). 0 reports any nesting.
+	MinProduct int
+}
+
+// Analyzer reports nested retry layers, with the default configuration.
+var Analyzer = New(summary.Analyzer, func() Config { return Config{} })
+
+// New returns a retrystack analyzer that reads the summaries of sum (a
+// summary analyzer) and whose configuration is config(), read when each
+// package's run starts. Drivers build their analyzers through
+// analyzers.Suite, which fills both from one options struct.
+func New(sum *analysis.Analyzer, config func() Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:     name,
+		Doc:      doc.Render(),
+		URL:      analysisutil.URL(name),
+		Requires: []*analysis.Analyzer{sum},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, sum, config()) },
+	}
+}
+
+// Categories of findings.
+const (
+	categoryNested = "nested"
+	categoryHot    = "hot"
+	categorySleep  = "sleep"
+)
+
+func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
+	sum := pass.ResultOf[summaries].(*summary.Result)
+	nests, loops := sum.RetryNests(), sum.RetryLoops()
+	if len(nests) == 0 && len(loops) == 0 {
+		return nil, nil
+	}
+	if !cfg.IncludeTests && report.TestSupportPath(pass.Pkg.Path()) {
+		return nil, nil
+	}
+	rep := report.New(pass, name, cfg.IncludeTests)
+	for _, n := range nests {
+		if reportable(n, cfg.MinProduct) {
+			rep.Report(nested(pass, n))
+		}
+	}
+	for _, l := range loops {
+		if l.Attempts == 1 {
+			continue
+		}
+		if !l.Waits && l.Remote {
+			rep.Report(analysis.Diagnostic{
+				Pos:      l.Pos,
+				Category: categoryHot,
+				Message:  fmt.Sprintf("retry loop around %s tries again at once, with no wait, so a failing dependency gets every attempt in a burst; wait between attempts with jittered backoff", l.Callee),
+			})
+		}
+		if l.Sleep.IsValid() {
+			rep.Report(analysis.Diagnostic{
+				Pos:      l.Sleep,
+				Category: categorySleep,
+				Message:  fmt.Sprintf("retry loop around %s sleeps without its context, so the retry waits past the deadline and after cancellation; wait in a select on ctx.Done() and a timer", l.Callee),
+				Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the call retried"}},
+			})
+		}
+	}
+	return nil, nil
+}
+
+// reportable applies the min-product option.
+func reportable(n *summary.RetryNest, minProduct int) bool {
+	switch {
+	case minProduct <= 0 || n.Product == -1:
+		return true
+	case n.Product == 0:
+		return false
+	}
+	return n.Product > minProduct
+}
+
+// nested renders a nest: the outer layers, the chain inside, the product.
+func nested(pass *analysis.Pass, n *summary.RetryNest) analysis.Diagnostic {
+	var outer []string
+	for i := len(n.Outer) - 1; i >= 0; i-- {
+		l := n.Outer[i]
+		outer = append(outer, fmt.Sprintf("%s (%s)", l.What, attempts(l.Attempts)))
+	}
+	var inner []string
+	for i, l := range n.Inner {
+		s := ""
+		if i == 0 || l.Func != n.Inner[i-1].Func {
+			s = l.Func + ", which retries "
+		} else {
+			s = "again "
+		}
+		s += times(l.Attempts)
+		if l.What != "retry loop" {
+			s += " with " + l.What
+		}
+		if !n.InnerPos[i].IsValid() {
+			s += " (" + lineOf(l.At) + ")"
+		}
+		inner = append(inner, s)
+	}
+	d := analysis.Diagnostic{
+		Pos:      n.Pos,
+		Category: categoryNested,
+		Message:  fmt.Sprintf("%s wraps %s: %s; keep retries at one layer", strings.Join(outer, " inside "), strings.Join(inner, " around "), product(n.Product)),
+	}
+	for i, l := range n.Outer {
+		if p := n.OuterPos[i]; p.IsValid() && p != n.Pos {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: fmt.Sprintf("outer layer: %s (%s)", l.What, attempts(l.Attempts))})
+		}
+	}
+	for i, l := range n.Inner {
+		if p := n.InnerPos[i]; p.IsValid() && p != n.Pos {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: fmt.Sprintf("inner layer in %s: %s (%s)", l.Func, l.What, attempts(l.Attempts))})
+		}
+	}
+	_ = pass
+	return d
+}
+
+func attempts(n int) string {
+	switch n {
+	case -1:
+		return "unbounded"
+	case 0:
+		return "attempts set at run time"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
+
+func times(n int) string {
+	switch n {
+	case -1:
+		return "without bound"
+	case 0:
+		return "a number of times set at run time"
+	}
+	return fmt.Sprintf("%d×", n)
+}
+
+func product(n int) string {
+	switch n {
+	case -1:
+		return "attempts without bound per call"
+	case 0:
+		return "attempts multiply"
+	}
+	return fmt.Sprintf("up to %d attempts per call", n)
+}
+
+// lineOf trims the column from a file:line:col position.
+func lineOf(at string) string {
+	if i := strings.LastIndexByte(at, ':'); i > 0 && strings.Count(at, ":") >= 2 {
+		return at[:i]
+	}
+	return at
+}
+
+var _ = token.NoPos

@@ -1,0 +1,22 @@
+package retrystack_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilvet/resilvet/analyzers/retrystack"
+	"github.com/resilvet/resilvet/internal/resilvettest"
+)
+
+// TestDefaultOptions runs the fixture packages that use the default
+// options in one analysistest run. Each package's // want lines are its
+// expectations, and every package is a negative too (a finding it does
+// not expect fails the test):
+//
+//   - store, api, handler: a chain of hand-written layers three packages
+//     deep (3, 9 and 27 attempts);
+func TestDefaultOptions(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), retrystack.Analyzer,
+		"retrystack/store", "retrystack/api", "retrystack/handler")
+}

@@ -1,0 +1,671 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The retry claim module: which retry layers a call of a function goes
+// through, and how they multiply. A layer is a hand-written loop that
+// goes round again when a call failed (retryloops.go), a retry library's
+// call from the knowledge table (its defaults, and the options that
+// change them), a retrying client's method, or a helper that retries the
+// func it is given (the Params of its claim). The claim (Retries) holds
+// the path with the most attempts and the func parameters the function
+// retries; it is computed callees first, so a caller's layers multiply
+// with its callees' across functions, closures and packages. Read by
+// retrystack: each place where a layer wraps a call that retries is a
+// nest (Result.RetryNests), and each hand-written layer is described for
+// its own categories (Result.RetryLoops).
+
+// chainLink is a retry layer with its position when it is in this
+// package (NoPos for another package's, known by its At text only).
+type chainLink struct {
+	RetryLink
+	pos token.Pos
+}
+
+// retryChain is a path of layers, outermost first.
+type retryChain []chainLink
+
+// effective reports, for each layer of c, whether it multiplies: a
+// runtime layer without AllowNested makes one attempt inside another
+// runtime layer (it finds the outer attempt in its context).
+func (c retryChain) effective() []bool {
+	out := make([]bool, len(c))
+	runtimeAbove := false
+	for i, l := range c {
+		out[i] = !(l.Runtime && !l.Nested && runtimeAbove)
+		if l.Runtime {
+			runtimeAbove = true
+		}
+	}
+	return out
+}
+
+// product is the number of attempts the innermost operation gets.
+func (c retryChain) product() times {
+	t := times(1)
+	for i, eff := range c.effective() {
+		if eff {
+			t = t.mul(times(c[i].Attempts))
+		}
+	}
+	return t
+}
+
+// rank orders products for "the path with the most attempts":
+// unbounded first, then larger counts, then unknown ones.
+func rank(t times) int {
+	switch t {
+	case timesUnbounded:
+		return maxTimes + 1
+	case timesUnknown:
+		return 0
+	}
+	return int(t)
+}
+
+// links returns c's layers as they travel in facts, capped.
+func (c retryChain) links() []RetryLink {
+	out := make([]RetryLink, 0, min(len(c), maxChain))
+	for _, l := range c {
+		if len(out) == maxChain {
+			break
+		}
+		out = append(out, l.RetryLink)
+	}
+	return out
+}
+
+func fromLinks(ls []RetryLink) retryChain {
+	out := make(retryChain, len(ls))
+	for i, l := range ls {
+		out[i] = chainLink{RetryLink: l}
+	}
+	return out
+}
+
+func concat(cs ...retryChain) retryChain {
+	var out retryChain
+	for _, c := range cs {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// RetryNest is a place where retry layers stack: layers of a function
+// (Outer) wrap a call into code that retries (Inner).
+type RetryNest struct {
+	// Pos is the call into retrying code (or, for a library layer given a
+	// function from elsewhere, the library call).
+	Pos token.Pos
+	// Func names the function holding the call.
+	Func string
+	// Outer and Inner are the layers, outermost first; OuterPos and
+	// InnerPos their positions (NoPos for another package's layers).
+	Outer, Inner       []RetryLink
+	OuterPos, InnerPos []token.Pos
+	// Product is the attempts the innermost operation gets per call of
+	// the outermost layer: a count, unbounded (-1) or unknown (0).
+	Product int
+}
+
+// RetryNests lists the places in the package where retry layers stack,
+// in source order.
+func (r *Result) RetryNests() []*RetryNest { r.ready(); return r.retryNests }
+
+// candidate is what one call contributes to its caller's chains: the
+// layers the call itself makes (a library layer around the func it is
+// given, a retrying helper's layers), then the layers inside what it
+// runs; at is where the nest is reported.
+type candidate struct {
+	layers, sub retryChain
+	at          token.Pos
+}
+
+// retryClaims computes the retry claim of every function, callees first.
+func (e *engine) retryClaims(order [][]*ssa.Function) {
+	for _, scc := range order {
+		for _, fn := range scc {
+			e.retryClaim(e.local[fn])
+		}
+	}
+	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
+}
+
+// retryClaim computes one function's claim and records its nests.
+func (e *engine) retryClaim(info *fnInfo) {
+	loops := e.retryLoops(info)
+	var best retryChain
+	var bestAt token.Pos
+	var params []RetriedParam
+	for _, instr := range info.ix.calls {
+		around := aroundBlock(info, loops, instr.Block())
+		cands := e.candidates(info, instr)
+		if len(cands) == 0 && len(around) > 0 {
+			// Plain work inside the function's own layers.
+			cands = []candidate{{at: instr.Pos()}}
+		}
+		for _, cand := range cands {
+			full := concat(around, cand.layers, cand.sub)
+			if len(full) == 0 {
+				continue
+			}
+			if p := full.product(); best == nil || rank(p) > rank(best.product()) || rank(p) == rank(best.product()) && len(full) > len(best) {
+				best, bestAt = full, cand.at
+			}
+			e.recordNest(info, concat(around, cand.layers), cand.sub, cand.at)
+		}
+		params = e.retriedParams(info, instr, around, params)
+	}
+	if best == nil && params == nil {
+		return
+	}
+	info.retry = &Retries{Params: params}
+	if best != nil {
+		info.retry.Product, info.retry.Chain = int(best.product()), best.links()
+		info.retryChain, info.retryAt = best, bestAt
+	}
+}
+
+// recordNest records a nest when both the outer and the inner part hold
+// a layer that multiplies.
+func (e *engine) recordNest(info *fnInfo, outer, inner retryChain, at token.Pos) {
+	if len(outer) == 0 || len(inner) == 0 || !at.IsValid() {
+		return
+	}
+	full := concat(outer, inner)
+	eff := full.effective()
+	outerEff, innerEff := false, false
+	for i, ok := range eff {
+		if ok && full[i].Attempts != 1 {
+			if i < len(outer) {
+				outerEff = true
+			} else {
+				innerEff = true
+			}
+		}
+	}
+	if !outerEff || !innerEff {
+		return
+	}
+	for _, n := range e.res.retryNests {
+		if n.Pos == at {
+			if len(n.Outer)+len(n.Inner) >= len(full) {
+				return
+			}
+			e.res.retryNests = removeNest(e.res.retryNests, n)
+			break
+		}
+	}
+	// Layers that do not multiply (a runtime layer inside another) and
+	// disabled ones are left out of what is reported.
+	n := &RetryNest{Pos: at, Func: funcDisplay(info.fn), Product: int(full.product())}
+	for i, l := range full {
+		if !eff[i] || l.Attempts == 1 {
+			continue
+		}
+		if i < len(outer) {
+			n.Outer, n.OuterPos = append(n.Outer, l.RetryLink), append(n.OuterPos, l.pos)
+		} else {
+			n.Inner, n.InnerPos = append(n.Inner, l.RetryLink), append(n.InnerPos, l.pos)
+		}
+	}
+	e.res.retryNests = append(e.res.retryNests, n)
+}
+
+func removeNest(ns []*RetryNest, n *RetryNest) []*RetryNest {
+	for i, m := range ns {
+		if m == n {
+			return append(ns[:i], ns[i+1:]...)
+		}
+	}
+	return ns
+}
+
+// aroundBlock returns the retry loops around block b, outermost first.
+func aroundBlock(info *fnInfo, loops map[*loop]*loopLayer, b *ssa.BasicBlock) retryChain {
+	var out retryChain
+	for l := info.ix.loopOf[b]; l != nil; l = l.parent {
+		if ll := loops[l]; ll != nil {
+			out = append(retryChain{ll.link}, out...)
+		}
+	}
+	return out
+}
+
+// candidates returns what a call contributes to chains: a library
+// layer, a retrying helper, a callee whose calls go through layers.
+func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate {
+	c := instr.Common()
+	at := instr.Pos()
+	if !at.IsValid() {
+		at = c.Pos()
+	}
+	if l, ok := knowledge.RetryLayerOf(calleeName(c)); ok {
+		link, ok := e.libraryLink(info, c, l)
+		var layers retryChain
+		if ok {
+			layers = retryChain{link}
+		}
+		if l.FuncArg < 0 {
+			// A retrying client's method: its attempts are the operation.
+			return []candidate{{sub: layers, at: at}}
+		}
+		sub, subAt := e.funcValueChain(argOf(c, l.FuncArg))
+		if !subAt.IsValid() {
+			subAt = at
+		}
+		return []candidate{{layers: layers, sub: sub, at: subAt}}
+	}
+	var out []candidate
+	s := e.retriesOf(c)
+	if s == nil {
+		return nil
+	}
+	if len(s.Chain) > 0 {
+		out = append(out, candidate{sub: e.calleeChain(c, s), at: at})
+	}
+	for _, rp := range s.Params {
+		layers := fromLinks(rp.Chain)
+		if rp.CountParam >= 0 && len(layers) > 0 {
+			if n, ok := e.intArg(c, rp.CountParam); ok {
+				layers[len(layers)-1].Attempts = int(attemptsOf(n))
+			}
+		}
+		layers = dropDisabled(layers)
+		sub, subAt := e.funcValueChain(argOf(c, rp.Param))
+		if !subAt.IsValid() {
+			subAt = at
+		}
+		out = append(out, candidate{layers: layers, sub: sub, at: subAt})
+	}
+	return out
+}
+
+// calleeChain returns a callee's chain, with positions when the callee
+// is in this package.
+func (e *engine) calleeChain(c *ssa.CallCommon, s *Retries) retryChain {
+	if fn := c.StaticCallee(); fn != nil {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if info := e.local[fn]; info != nil && info.retryChain != nil {
+			return info.retryChain
+		}
+	}
+	return fromLinks(s.Chain)
+}
+
+// retriesOf returns the retry claim of the called function.
+func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
+	if fn := c.StaticCallee(); fn != nil {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if info := e.local[fn]; info != nil {
+			return info.retry
+		}
+	}
+	if targets, ok := e.dynamicTargets(c); ok {
+		var best *Retries
+		for _, t := range targets {
+			if s := e.summaryOfFunc(t.method); s != nil && s.Retries != nil && (best == nil || rank(times(s.Retries.Product)) > rank(times(best.Product))) {
+				best = s.Retries
+			}
+		}
+		return best
+	}
+	if s := e.imported(calleeFunc(c)); s != nil {
+		return s.Retries
+	}
+	return nil
+}
+
+// funcValueChain returns the chain of the function a func value is (a
+// closure, a named function, a method value) and where its call into
+// retrying code is, when it is in this package.
+func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
+	f := funcValue(v)
+	if f == nil {
+		return nil, token.NoPos
+	}
+	info := e.local[f]
+	if info == nil {
+		if obj, ok := f.Object().(*types.Func); ok {
+			if info = e.byObj[obj]; info == nil {
+				if s := e.imported(obj); s != nil && s.Retries != nil {
+					return fromLinks(s.Retries.Chain), token.NoPos
+				}
+				return nil, token.NoPos
+			}
+		}
+	}
+	if info == nil || info.retry == nil {
+		return nil, token.NoPos
+	}
+	return info.retryChain, info.retryAt
+}
+
+// retriedParams adds the func parameters the call retries: called
+// directly inside the function's loops, handed to a library layer or to
+// a helper that retries it.
+func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around retryChain, params []RetriedParam) []RetriedParam {
+	c := instr.Common()
+	add := func(v ssa.Value, chain retryChain, countParam int) {
+		p := funcParam(info.fn, v)
+		if p == nil || len(chain) == 0 {
+			return
+		}
+		idx := sigIndex(info.fn, p)
+		for _, q := range params {
+			if q.Param == idx {
+				return
+			}
+		}
+		params = append(params, RetriedParam{Param: idx, Chain: chain.links(), CountParam: countParam})
+	}
+	if !c.IsInvoke() {
+		add(c.Value, around, e.loopCountParam(info, instr.Block()))
+	}
+	if l, ok := knowledge.RetryLayerOf(calleeName(c)); ok && l.FuncArg >= 0 {
+		if link, ok := e.libraryLink(info, c, l); ok {
+			add(argOf(c, l.FuncArg), concat(around, retryChain{link}), -1)
+		}
+		return params
+	}
+	if s := e.retriesOf(c); s != nil {
+		for _, rp := range s.Params {
+			add(argOf(c, rp.Param), concat(around, fromLinks(rp.Chain)), -1)
+		}
+	}
+	return params
+}
+
+// loopCountParam returns the parameter holding the attempts of the
+// innermost retry loop around b, or -1.
+func (e *engine) loopCountParam(info *fnInfo, b *ssa.BasicBlock) int {
+	for l := info.ix.loopOf[b]; l != nil; l = l.parent {
+		if ll := info.retryLoops[l]; ll != nil {
+			return ll.countParam
+		}
+	}
+	return -1
+}
+
+// libraryLink describes a library layer at call c, with its attempts
+// from the options given; false when the options disable it (one
+// attempt).
+func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryLayer) (chainLink, bool) {
+	attempts := times(l.DefaultAttempts)
+	if l.DefaultAttempts == 0 {
+		attempts = timesUnbounded
+	}
+	nested := false
+	switch {
+	case l.Policy:
+		attempts, nested = e.policyAttempts(argOf(c, l.OptionsFrom), attempts)
+	case l.RetriesField != "":
+		attempts = e.clientAttempts(argOf(c, -1), l.RetriesField, attempts)
+	case l.OptionsFrom >= 0:
+		for i := l.OptionsFrom; ; i++ {
+			v := argOf(c, i)
+			if v == nil {
+				break
+			}
+			if t, ok := e.optionAttempts(v); ok {
+				attempts = t
+			}
+		}
+	}
+	if attempts == 1 {
+		return chainLink{}, false
+	}
+	link := chainLink{RetryLink: RetryLink{
+		What:     libraryName(c),
+		Func:     funcDisplay(info.fn),
+		At:       analysisutil.ShortPos(e.pass.Fset, c.Pos()),
+		Attempts: int(attempts),
+		Runtime:  l.YieldsWhenNested,
+		Nested:   nested,
+	}, pos: c.Pos()}
+	return link, true
+}
+
+// libraryName is a library layer's name as messages show it
+// ("backoff.Retry", "retryablehttp.Client.Do").
+func libraryName(c *ssa.CallCommon) string {
+	f := calleeFunc(c)
+	if f == nil {
+		return "retry"
+	}
+	name := f.Pkg().Name() + "." + f.Name()
+	if sig, ok := f.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			name = f.Pkg().Name() + "." + n.Obj().Name() + "." + f.Name()
+		}
+	}
+	return name
+}
+
+// optionAttempts returns the attempts an option argument sets: a call of
+// an option of the table, a backoff wrapper, or the variadic slice of
+// options (the last one that sets a count wins).
+func (e *engine) optionAttempts(v ssa.Value) (times, bool) {
+	switch v := v.(type) {
+	case *ssa.Call:
+		o, ok := knowledge.RetryOptionOf(calleeName(&v.Call))
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case o.Unbounded:
+			return timesUnbounded, true
+		case o.PassThrough:
+			return e.optionAttempts(argOf(&v.Call, o.Arg))
+		}
+		n, ok := e.intArg(&v.Call, o.Arg)
+		if !ok {
+			return timesUnknown, true
+		}
+		n += int64(o.Add)
+		if n <= 0 && o.ZeroUnbounded && o.Add == 0 {
+			return timesUnbounded, true
+		}
+		return attemptsOf(n), true
+	case *ssa.MakeInterface:
+		return e.optionAttempts(v.X)
+	case *ssa.Slice:
+		arr, ok := v.X.(*ssa.Alloc)
+		if !ok || arr.Referrers() == nil {
+			return 0, false
+		}
+		var out times
+		found := false
+		for _, r := range *arr.Referrers() {
+			ia, ok := r.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, rr := range *ia.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+					if t, ok := e.optionAttempts(st.Val); ok {
+						out, found = t, true
+					}
+				}
+			}
+		}
+		return out, found
+	}
+	return 0, false
+}
+
+// policyAttempts reads a runtime policy's MaxAttempts (0: the default)
+// and AllowNested where the policy is a literal of this package (a
+// local, or a package variable this package alone writes).
+func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+		return def, false
+	}
+	alloc := literalOf(e, v)
+	if alloc == nil {
+		return timesUnknown, false
+	}
+	attempts, nested := def, false
+	for _, st := range fieldStores(alloc) {
+		switch st.field {
+		case "MaxAttempts":
+			if n, ok := e.intOf(st.val); ok {
+				if n > 0 {
+					attempts = attemptsOf(n)
+				}
+			} else {
+				attempts = timesUnknown
+			}
+		case "AllowNested":
+			if k, ok := e.constOf(st.val); ok && k.String() == "true" {
+				nested = true
+			}
+		}
+	}
+	return attempts, nested
+}
+
+// clientAttempts reads a retrying client's retries field (RetryMax) where
+// the client is made in this package from the library's constructor or
+// a literal: its default unless a constant is stored there.
+func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
+	alloc := literalOf(e, v)
+	if alloc == nil {
+		if call, ok := v.(*ssa.Call); ok && calleeFunc(&call.Call) != nil && calleeFunc(&call.Call).Name() == "NewClient" {
+			alloc = call
+		} else {
+			return timesUnknown
+		}
+	}
+	attempts := def
+	if _, lit := alloc.(*ssa.Alloc); lit {
+		attempts = 1 // a literal's RetryMax is 0 unless set
+	}
+	for _, st := range fieldStores(alloc) {
+		if st.field != field {
+			continue
+		}
+		n, ok := e.intOf(st.val)
+		if !ok {
+			return timesUnknown
+		}
+		attempts = attemptsOf(n + 1)
+	}
+	return attempts
+}
+
+// literalOf returns the allocation a pointer value comes from: a local
+// composite literal or constructor call, or the single value stored in a
+// package variable or field this package alone writes.
+func literalOf(e *engine, v ssa.Value) ssa.Value {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return x
+		case *ssa.Call:
+			return x
+		case *ssa.UnOp:
+			fv := loadedVar(x)
+			if fv == nil || !e.soleWriter(fv) || len(e.stores[fv]) != 1 {
+				return nil
+			}
+			v = e.stores[fv][0]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+type fieldStore struct {
+	field string
+	val   ssa.Value
+}
+
+// fieldStores lists the stores into fields of the value a literal or
+// constructor made (p.MaxAttempts = 5, or a literal's fields).
+func fieldStores(v ssa.Value) []fieldStore {
+	var out []fieldStore
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != v {
+			continue
+		}
+		st, ok := structOf(fa.X.Type())
+		if !ok {
+			continue
+		}
+		name := st.Field(fa.Field).Name()
+		for _, rr := range *fa.Referrers() {
+			if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
+				out = append(out, fieldStore{name, s.Val})
+			}
+		}
+	}
+	return out
+}
+
+// intArg returns a call's integer argument i when it is a constant.
+func (e *engine) intArg(c *ssa.CallCommon, i int) (int64, bool) {
+	v := argOf(c, i)
+	if v == nil {
+		return 0, false
+	}
+	return e.intOf(v)
+}
+
+// intOf returns v's value when it is an integer constant.
+func (e *engine) intOf(v ssa.Value) (int64, bool) {
+	k, ok := e.constOf(v)
+	if !ok {
+		return 0, false
+	}
+	if k.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(k)
+}
+
+// attemptsOf turns a count into the times lattice: at least one attempt.
+func attemptsOf(n int64) times {
+	switch {
+	case n <= 1:
+		return 1
+	case n > maxTimes:
+		return timesUnbounded
+	}
+	return times(n)
+}
+
+// dropDisabled removes layers of one attempt.
+func dropDisabled(c retryChain) retryChain {
+	out := c[:0:0]
+	for _, l := range c {
+		if l.Attempts != 1 {
+			out = append(out, l)
+		}
+	}
+	return out
+}

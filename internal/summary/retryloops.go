@@ -1,0 +1,473 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// Hand-written retry layers: the natural loops of the driver's index
+// that go round again because a call failed. A loop is a retry layer
+// when, for an error some call in its body returned, the branch taken on
+// failure stays in the loop and the branch taken on success can leave
+// it (for i := 0; i < 3; i++ { if err = call(); err == nil { break } },
+// for { …; if err == nil { return }; sleep }). Loops over items (a
+// range over a slice, map, string or channel, or a count up to len(x))
+// are not, whatever they do with errors: each round works on something
+// else. A loop whose failure branch leaves (pagination, polling that
+// stops on an error) or whose success branch only goes round again (a
+// supervisor restarting a stream) is not either.
+
+// loopLayer is a retry loop.
+type loopLayer struct {
+	link chainLink
+	// countParam is the signature index of the integer parameter the
+	// loop's count is compared with, or -1.
+	countParam int
+	// call is the call whose error drives the loop.
+	call ssa.CallInstruction
+	l    *loop
+}
+
+// RetryLoop describes a hand-written retry layer, for retrystack's
+// categories of its own.
+type RetryLoop struct {
+	// Pos is the call whose failure makes the loop go round again.
+	Pos token.Pos
+	// Callee names it.
+	Callee string
+	// Attempts is the loop's count: above 1, unbounded (-1) or unknown (0).
+	Attempts int
+	// Waits is set when the loop's body waits before going round again
+	// (a sleep, a timer, a select, a backoff), or may (a call named for
+	// waiting, a callee that blocks).
+	Waits bool
+	// Sleep is a time.Sleep (or a receive from time.After) in the body
+	// when the function has a context in scope: the wait cannot be
+	// cancelled and may last past the deadline. NoPos otherwise.
+	Sleep token.Pos
+	// Remote is set when the body reaches outbound work.
+	Remote bool
+}
+
+// RetryLoops lists the package's hand-written retry layers, in source
+// order.
+func (r *Result) RetryLoops() []*RetryLoop { r.ready(); return r.retryLoops }
+
+// retryLoops classifies fn's loops (memoised in info.retryLoops) and
+// records them for retrystack.
+func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
+	if info.retryLoops != nil {
+		return info.retryLoops
+	}
+	info.retryLoops = map[*loop]*loopLayer{}
+	for _, l := range info.ix.loops {
+		if itemLoop(l) {
+			continue
+		}
+		call := e.errorDriven(l)
+		if call == nil {
+			continue
+		}
+		n, countParam := e.loopAttempts(info, l, call)
+		ll := &loopLayer{countParam: countParam, call: call, l: l}
+		ll.link = chainLink{RetryLink: RetryLink{
+			What:     "retry loop",
+			Func:     funcDisplay(info.fn),
+			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
+			Attempts: int(n),
+		}, pos: call.Pos()}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n)}
+		e.describeWaits(info, l, rl)
+		e.res.retryLoops = append(e.res.retryLoops, rl)
+		if n == 1 {
+			continue // one attempt: a layer that retries nothing
+		}
+		info.retryLoops[l] = ll
+	}
+	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
+	return info.retryLoops
+}
+
+// itemLoop reports whether l goes over items: a range over a map or a
+// string (Next), over a channel (a receive in the header), or a count
+// up to len(x).
+func itemLoop(l *loop) bool {
+	for _, instr := range l.header.Instrs {
+		switch instr := instr.(type) {
+		case *ssa.Next:
+			return true
+		case *ssa.UnOp:
+			if instr.Op == token.ARROW && instr.CommaOk {
+				return true
+			}
+		}
+	}
+	for _, ex := range l.exits {
+		if cmp, ok := ex.cond.(*ssa.BinOp); ok && (isLen(cmp.X) || isLen(cmp.Y)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLen(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && (b.Name() == "len" || b.Name() == "cap")
+}
+
+// errorDriven returns the call whose error decides whether l goes round
+// again, or nil: a comparison of its error with nil whose failure branch
+// stays in the loop and whose success branch can leave it.
+func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
+	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
+	for b := range l.body {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	for _, b := range blocks {
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			continue
+		}
+		errv := cmp.X
+		if isNil(errv) {
+			errv = cmp.Y
+		} else if !isNil(cmp.Y) {
+			continue
+		}
+		call := errorCall(l, errv)
+		if call == nil {
+			continue
+		}
+		failed, succeeded := b.Succs[0], b.Succs[1] // err != nil
+		if cmp.Op == token.EQL {
+			failed, succeeded = succeeded, failed
+		}
+		if l.body[failed] && canLeave(l, succeeded) {
+			return call
+		}
+	}
+	return nil
+}
+
+func isNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// errorCall returns the call in l's body that returned v, an error, when
+// it is an operation that can fail and be tried again (not a context's
+// Err, not a wait).
+func errorCall(l *loop, v ssa.Value) ssa.CallInstruction {
+	if !isErrorType(v.Type()) {
+		return nil
+	}
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || !l.body[call.Block()] {
+		return nil
+	}
+	c := call.Common()
+	if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) || knowledge.Waits(calleeName(c)) {
+		return nil
+	}
+	return call
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// canLeave reports whether, from b, the loop can be left without going
+// round again (without passing through its header).
+func canLeave(l *loop, b *ssa.BasicBlock) bool {
+	if !l.body[b] {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range n.Succs {
+			if !l.body[s] {
+				return true
+			}
+			if s == l.header || seen[s] {
+				continue
+			}
+			seen[s] = true
+			stack = append(stack, s)
+		}
+	}
+	return false
+}
+
+// loopAttempts returns how many times a retry loop runs its call: its
+// trip count, or the count at which an exit on a counter leaves it
+// (for attempt := 1; ; attempt++ { …; if attempt >= 5 { return err } });
+// unknown, with the parameter, when the counter is compared with a
+// value that is not a constant; unbounded when nothing counts.
+func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) (times, int) {
+	if l.trips > 0 {
+		return times(l.trips), -1
+	}
+	best, found, unknown, param := 0, false, false, -1
+	for _, ex := range l.exits {
+		cmp, ok := ex.cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		op, x, y := cmp.Op, cmp.X, cmp.Y
+		ctr, ok := counterOf(e, l, x)
+		if !ok {
+			ctr, ok = counterOf(e, l, y)
+			if !ok {
+				continue
+			}
+			op, x, y = swapOp(op), y, x
+		}
+		bound, ok := e.intOf(y)
+		if !ok {
+			unknown = true
+			if p, ok := y.(*ssa.Parameter); ok && p.Parent() == info.fn {
+				param = sigIndex(info.fn, p)
+			}
+			continue
+		}
+		pre := ex.from != call.Block() && ex.from.Dominates(call.Block())
+		if n, ok := ctr.runs(op, bound, ex.onTrue, pre); ok && (!found || n < best) {
+			best, found = n, true
+		}
+	}
+	switch {
+	case found:
+		return attemptsOf(int64(best)), -1
+	case unknown:
+		return timesUnknown, param
+	}
+	return timesUnbounded, -1
+}
+
+// counter is an integer that counts the rounds of a loop: a phi of the
+// header that starts at a constant and moves by a constant step each
+// round, plus an offset (i+1 is tested in range loops).
+type counter struct {
+	start, step, offset int64
+}
+
+func counterOf(e *engine, l *loop, v ssa.Value) (counter, bool) {
+	var off int64
+	if b, ok := v.(*ssa.BinOp); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+		k, ok := e.intOf(b.Y)
+		if !ok {
+			return counter{}, false
+		}
+		if b.Op == token.SUB {
+			k = -k
+		}
+		off, v = k, b.X
+	}
+	phi, ok := v.(*ssa.Phi)
+	if !ok || phi.Block() != l.header {
+		return counter{}, false
+	}
+	c := counter{offset: off}
+	haveStart, haveStep := false, false
+	for i, edge := range phi.Edges {
+		if !l.body[l.header.Preds[i]] {
+			n, ok := e.intOf(edge)
+			if !ok || haveStart && n != c.start {
+				return counter{}, false
+			}
+			c.start, haveStart = n, true
+			continue
+		}
+		b, ok := edge.(*ssa.BinOp)
+		if !ok || b.X != phi || b.Op != token.ADD && b.Op != token.SUB {
+			return counter{}, false
+		}
+		k, ok := e.intOf(b.Y)
+		if !ok || k == 0 {
+			return counter{}, false
+		}
+		if b.Op == token.SUB {
+			k = -k
+		}
+		if haveStep && k != c.step {
+			return counter{}, false
+		}
+		c.step, haveStep = k, true
+	}
+	return c, haveStart && haveStep
+}
+
+// runs counts the rounds in which the loop's call runs before the exit
+// "counter op bound" (taken when the comparison is leaveOn) leaves the
+// loop: tested before the call (pre) or after it. It reports false when
+// the exit is not taken within maxRounds rounds.
+func (c counter) runs(op token.Token, bound int64, leaveOn, pre bool) (int, bool) {
+	const maxRounds = 1 << 12
+	v := c.start
+	for k := range maxRounds {
+		if compare(op, v+c.offset, bound) == leaveOn {
+			if pre {
+				return k, true
+			}
+			return k + 1, true
+		}
+		v += c.step
+	}
+	return 0, false
+}
+
+func compare(op token.Token, x, y int64) bool {
+	switch op {
+	case token.LSS:
+		return x < y
+	case token.LEQ:
+		return x <= y
+	case token.GTR:
+		return x > y
+	case token.GEQ:
+		return x >= y
+	case token.EQL:
+		return x == y
+	case token.NEQ:
+		return x != y
+	}
+	return false
+}
+
+// swapOp mirrors a comparison: x < y is y > x.
+func swapOp(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// describeWaits fills in what a retry loop's body does between rounds.
+func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
+	hasCtx := hasContext(info.fn)
+	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
+	for b := range l.body {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	for _, b := range blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Select:
+				if instr.Blocking {
+					rl.Waits = true
+				}
+			case *ssa.UnOp:
+				if instr.Op != token.ARROW {
+					continue
+				}
+				rl.Waits = true
+				if call, ok := instr.X.(*ssa.Call); ok && calleeName(call.Common()) == "time.After" && hasCtx && !rl.Sleep.IsValid() {
+					rl.Sleep = instr.Pos()
+				}
+			case ssa.CallInstruction:
+				c := instr.Common()
+				name := calleeName(c)
+				if name == "time.Sleep" && hasCtx && !rl.Sleep.IsValid() {
+					rl.Sleep = c.Pos()
+				}
+				if knowledge.Waits(name) || waitName(c) || e.calleeBlocks(c) {
+					rl.Waits = true
+				}
+				if e.reachesRemote(c, name) {
+					rl.Remote = true
+				}
+			}
+		}
+	}
+}
+
+// waitName reports whether the called function or method is named for
+// waiting between attempts (Sleep, Backoff, Wait, Delay, Pause,
+// Throttle, NextBackOff).
+func waitName(c *ssa.CallCommon) bool {
+	var name string
+	if c.IsInvoke() {
+		name = c.Method.Name()
+	} else if f := calleeFunc(c); f != nil {
+		name = f.Name()
+	} else {
+		return false
+	}
+	name = strings.ToLower(name)
+	for _, w := range []string{"sleep", "backoff", "wait", "delay", "pause", "throttle"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// calleeBlocks reports whether a function of this package called here
+// can block by itself.
+func (e *engine) calleeBlocks(c *ssa.CallCommon) bool {
+	fn := c.StaticCallee()
+	if fn == nil || e.local[fn] == nil {
+		return false
+	}
+	return e.blocks(fn)
+}
+
+// reachesRemote reports whether a call does outbound work: a call of
+// the table, or a function whose claims reach it.
+func (e *engine) reachesRemote(c *ssa.CallCommon, name string) bool {
+	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+		return true
+	}
+	s := e.summaryOf(c)
+	return s != nil && (len(s.CtxRemote) > 0 || len(s.Reaches) > 0 || s.Retries != nil)
+}
+
+// hasContext reports whether a context is in scope in fn: a parameter
+// or a free variable.
+func hasContext(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if analysisutil.IsContext(p.Type()) {
+			return true
+		}
+	}
+	for _, fv := range fn.FreeVars {
+		t := fv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if analysisutil.IsContext(t) {
+			return true
+		}
+	}
+	return false
+}
