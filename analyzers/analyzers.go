@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
+	"github.com/resilvet/resilvet/analyzers/retrystack"
 	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/summary"
 )
@@ -39,6 +40,9 @@ func On(sum *analysis.Analyzer, opts *Options) []*analysis.Analyzer {
 		notimeout.New(sum, func() notimeout.Config {
 			return notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}
 		}),
+		retrystack.New(sum, func() retrystack.Config {
+			return retrystack.Config{IncludeTests: opts.IncludeTests, MinProduct: opts.MinProduct}
+		}),
 	}
 }
 
@@ -49,6 +53,7 @@ func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxdrop.Analyzer,
 		notimeout.Analyzer,
+		retrystack.Analyzer,
 	}
 }
 
@@ -60,6 +65,8 @@ func Documentation(name string) (analysisutil.Doc, bool) {
 		return ctxdrop.Documentation(), true
 	case "notimeout":
 		return notimeout.Documentation(), true
+	case "retrystack":
+		return retrystack.Documentation(), true
 	}
 	return analysisutil.Doc{}, false
 }

@@ -40,6 +40,10 @@ type Options struct {
 	Edge          bool
 	Main          bool
 	ClientTimeout time.Duration
+
+	// retrystack's (-retrystack.<name>): see retrystack.Config.
+
+	MinProduct int
 }
 
 // Validate reports the first option a run could not use.
@@ -47,7 +51,13 @@ func (o *Options) Validate() error {
 	if _, err := knowledge.NewExtensions(o.Outbound, o.TimeoutInterceptors); err != nil {
 		return err
 	}
-	return validClientTimeout(o.ClientTimeout)
+	if err := validClientTimeout(o.ClientTimeout); err != nil {
+		return err
+	}
+	if o.MinProduct < 0 {
+		return fmt.Errorf("min-product must be 0 (report any nesting) or a positive number of attempts, got %d", o.MinProduct)
+	}
+	return nil
 }
 
 func validClientTimeout(d time.Duration) error {
@@ -112,7 +122,12 @@ func (o *Options) SharedFlags(fs *flag.FlagSet, prefix string) {
 // prefix+name, filling o. The command line's prefix is the analyzer's
 // name and a dot (-notimeout.edge), as x/tools' checker names them.
 func (o *Options) AnalyzerFlags(fs *flag.FlagSet, analyzer, prefix string) {
-	if analyzer != "notimeout" {
+	switch analyzer {
+	case "notimeout":
+	case "retrystack":
+		fs.Var(minProductFlag{&o.MinProduct}, prefix+"min-product", "report nested retry layers only when they multiply to more than this many attempts (0: any nesting)")
+		return
+	default:
 		return
 	}
 	fs.BoolVar(&o.Edge, prefix+"edge", o.Edge, "report HTTP handlers whose r.Context() reaches an outbound call with no deadline")
@@ -163,9 +178,29 @@ func (f durationFlag) Set(s string) error {
 	return nil
 }
 
+// minProductFlag accepts 0 or a positive count.
+type minProductFlag struct{ n *int }
+
+func (f minProductFlag) String() string {
+	if f.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*f.n)
+}
+
+func (f minProductFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("min-product must be 0 or a positive number of attempts, got %q", s)
+	}
+	*f.n = n
+	return nil
+}
+
 var (
 	_ flag.Value = namesFlag{}
 	_ flag.Value = durationFlag{}
+	_ flag.Value = minProductFlag{}
 )
 
 // notFlag is a boolean flag that sets the negation of its field, so that

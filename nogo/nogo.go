@@ -7,6 +7,7 @@
 //	    deps = [
 //	        "@com_github_resilvet_resilvet//nogo/ctxdrop",
 //	        "@com_github_resilvet_resilvet//nogo/notimeout",
+//	        "@com_github_resilvet_resilvet//nogo/retrystack",
 //	    ],
 //	    config = "nogo_config.json",
 //	    visibility = ["//visibility:public"],
@@ -18,7 +19,7 @@
 // and one summary analyzer; each accepts the shared options
 // (include-tests, outbound, timeout-interceptors, transport-timeouts) as
 // its own flags besides its own options, so setting a shared option on
-// either analyzer sets it for both, as the -resilvet.* flags do on the
+// any analyzer sets it for all, as the -resilvet.* flags do on the
 // command line. docs/build-systems.md has the config.
 package nogo
 

@@ -19,10 +19,11 @@ import (
 	"github.com/resilvet/resilvet/nogo"
 	nogoctxdrop "github.com/resilvet/resilvet/nogo/ctxdrop"
 	nogonotimeout "github.com/resilvet/resilvet/nogo/notimeout"
+	nogoretrystack "github.com/resilvet/resilvet/nogo/retrystack"
 )
 
 // exported is the list a nogo target's deps name.
-var exported = []*analysis.Analyzer{nogoctxdrop.Analyzer, nogonotimeout.Analyzer}
+var exported = []*analysis.Analyzer{nogoctxdrop.Analyzer, nogonotimeout.Analyzer, nogoretrystack.Analyzer}
 
 // TestExportedListCoversEveryAnalyzer: every analyzer resilvet reports
 // with is exported for nogo, under its own name, and validates.

@@ -1,6 +1,6 @@
 // Package plugin registers resilvet's analyzers with golangci-lint's
 // module plugin system. Each analyzer is a linter of its own (ctxdrop,
-// and the others as they arrive), so users get //nolint:ctxdrop
+// notimeout, retrystack), so users get //nolint:ctxdrop
 // granularity and per-linter enable/disable and settings.
 //
 // Import it for its side effect from a golangci-lint build:
@@ -18,6 +18,7 @@
 //	edge: true                                 # notimeout: -notimeout.edge
 //	main: true                                 # notimeout: -notimeout.main
 //	client-timeout: 5s                         # notimeout: -notimeout.client-timeout
+//	min-product: 8                             # retrystack: -retrystack.min-product
 //
 // Each linter gets exactly its own settings. Linters whose outbound,
 // timeout-interceptors and transport-timeouts are the same share one
@@ -61,6 +62,9 @@ type Settings struct {
 	Edge          bool   `json:"edge"`
 	Main          bool   `json:"main"`
 	ClientTimeout string `json:"client-timeout"`
+	// MinProduct is retrystack's: report nested retry layers only above
+	// this many attempts (0, the default, reports any nesting).
+	MinProduct int `json:"min-product"`
 }
 
 type linter struct {
@@ -81,6 +85,7 @@ func newPlugin(name string) register.NewPlugin {
 			IgnoreTransportTimeouts: s.TransportTimeouts != nil && !*s.TransportTimeouts,
 			Edge:                    s.Edge,
 			Main:                    s.Main,
+			MinProduct:              s.MinProduct,
 		}
 		if s.ClientTimeout != "" {
 			d, err := time.ParseDuration(s.ClientTimeout)

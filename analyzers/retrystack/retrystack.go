@@ -67,7 +67,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		if l.Attempts == 1 {
 			continue
 		}
-		if !l.Waits && l.Remote {
+		if !l.Waits && l.Remote && l.Attempts != 0 {
 			rep.Report(analysis.Diagnostic{
 				Pos:      l.Pos,
 				Category: categoryHot,
@@ -102,11 +102,19 @@ func nested(pass *analysis.Pass, n *summary.RetryNest) analysis.Diagnostic {
 	var outer []string
 	for i := len(n.Outer) - 1; i >= 0; i-- {
 		l := n.Outer[i]
-		outer = append(outer, fmt.Sprintf("%s (%s)", l.What, attempts(l.Attempts)))
+		what := l.What
+		if l.Func != n.Func && l.What == "retry loop" {
+			what += " in " + l.Func
+		}
+		outer = append(outer, fmt.Sprintf("%s (%s)", what, attempts(l.Attempts)))
 	}
 	var inner []string
 	for i, l := range n.Inner {
 		s := ""
+		if l.Func == n.Func {
+			inner = append(inner, fmt.Sprintf("%s (%s)", l.What, attempts(l.Attempts)))
+			continue
+		}
 		if i == 0 || l.Func != n.Inner[i-1].Func {
 			s = l.Func + ", which retries "
 		} else {

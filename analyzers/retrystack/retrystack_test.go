@@ -18,5 +18,5 @@ import (
 //     deep (3, 9 and 27 attempts);
 func TestDefaultOptions(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), retrystack.Analyzer,
-		"retrystack/store", "retrystack/api", "retrystack/handler")
+		"retrystack/store", "retrystack/api", "retrystack/handler", "retrystack/retryutil", "retrystack/basic", "retrystack/libs", "retrystack/negatives")
 }

@@ -62,6 +62,10 @@ type fnInfo struct {
 	retryChain retryChain
 	retryAt    token.Pos
 	retryLoops map[*loop]*loopLayer
+	retryDone  bool
+	// remote is set when the function does outbound work on a remote
+	// peer (Retries.Outbound).
+	remote bool
 }
 
 type engine struct {

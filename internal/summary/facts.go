@@ -96,8 +96,8 @@ type FuncSummary struct {
 	ReturnsRoot *ReturnedRoot `json:",omitempty"`
 
 	// Retries is set when a call of the function goes through retry
-	// layers (its own, or its callees'), or when it retries a func
-	// parameter it is given. Read by the retry module at the function's
+	// layers (its own, or its callees'), when it retries a func
+	// parameter it is given, or when it does outbound work. Read by the retry module at the function's
 	// callers, where the layers around the call multiply with these, and
 	// by retrystack (retries.go).
 	Retries *Retries `json:",omitempty"`
@@ -117,6 +117,11 @@ type Retries struct {
 	// layers of its own (a withRetry(fn) helper): what a caller hands
 	// there is retried.
 	Params []RetriedParam `json:",omitempty"`
+	// Outbound is set when the function does outbound work on a remote
+	// peer, itself or through its callees and closures: a loop that
+	// tries a call of it again is a retry layer; one that tries local
+	// work again (a parser given another checker) is not.
+	Outbound bool `json:",omitempty"`
 }
 
 // RetryLink is one retry layer.

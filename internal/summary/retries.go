@@ -141,8 +141,16 @@ func (e *engine) retryClaims(order [][]*ssa.Function) {
 	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
 }
 
-// retryClaim computes one function's claim and records its nests.
+// retryClaim computes one function's claim and records its nests, once:
+// a function met as a value before its turn (a method value, whose
+// wrapper the call graph does not order) is computed then; one that is
+// being computed (recursion) has no claim yet.
 func (e *engine) retryClaim(info *fnInfo) {
+	if info.retryDone {
+		return
+	}
+	info.retryDone = true
+	info.remote = e.doesRemote(info)
 	loops := e.retryLoops(info)
 	var best retryChain
 	var bestAt token.Pos
@@ -150,8 +158,10 @@ func (e *engine) retryClaim(info *fnInfo) {
 	for _, instr := range info.ix.calls {
 		around := aroundBlock(info, loops, instr.Block())
 		cands := e.candidates(info, instr)
-		if len(cands) == 0 && len(around) > 0 {
-			// Plain work inside the function's own layers.
+		if len(cands) == 0 && len(around) > 0 && e.callRemote(instr.Common()) {
+			// Outbound work inside the function's own layers. Local work
+			// tried again (a parser given another checker) is no layer
+			// anyone downstream feels.
 			cands = []candidate{{at: instr.Pos()}}
 		}
 		for _, cand := range cands {
@@ -162,16 +172,28 @@ func (e *engine) retryClaim(info *fnInfo) {
 			if p := full.product(); best == nil || rank(p) > rank(best.product()) || rank(p) == rank(best.product()) && len(full) > len(best) {
 				best, bestAt = full, cand.at
 			}
-			e.recordNest(info, concat(around, cand.layers), cand.sub, cand.at)
+			// Where the function's own loops wrap the call, the nest is
+			// the call, with everything it retries inside; where they do
+			// not, a library layer or helper wrapping a closure nests at
+			// the closure's call into retrying code.
+			if len(around) > 0 {
+				e.recordNest(info, around, concat(cand.layers, cand.sub), instr.Pos())
+			} else {
+				e.recordNest(info, cand.layers, cand.sub, cand.at)
+			}
 		}
 		params = e.retriedParams(info, instr, around, params)
 	}
 	if best == nil && params == nil {
+		if info.remote {
+			info.retry = &Retries{Outbound: true}
+		}
 		return
 	}
-	info.retry = &Retries{Params: params}
+	info.retry = &Retries{Params: params, Outbound: info.remote}
 	if best != nil {
 		info.retry.Product, info.retry.Chain = int(best.product()), best.links()
+		info.retry.Outbound = true
 		info.retryChain, info.retryAt = best, bestAt
 	}
 }
@@ -312,6 +334,7 @@ func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
 			fn = fn.Origin()
 		}
 		if info := e.local[fn]; info != nil {
+			e.retryClaim(info)
 			return info.retry
 		}
 	}
@@ -338,6 +361,15 @@ func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
 	if f == nil {
 		return nil, token.NoPos
 	}
+	if f.Synthetic != "" && len(f.Blocks) > 0 {
+		// A method value's wrapper: the method it calls.
+		for _, instr := range f.Blocks[0].Instrs {
+			if call, ok := instr.(*ssa.Call); ok && call.Common().StaticCallee() != nil {
+				f = call.Common().StaticCallee()
+				break
+			}
+		}
+	}
 	info := e.local[f]
 	if info == nil {
 		if obj, ok := f.Object().(*types.Func); ok {
@@ -349,8 +381,16 @@ func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
 			}
 		}
 	}
-	if info == nil || info.retry == nil {
+	if info == nil {
 		return nil, token.NoPos
+	}
+	e.retryClaim(info)
+	if info.retry == nil {
+		return nil, token.NoPos
+	}
+	if f.Parent() == nil {
+		// A named function: the nest is where it is handed over.
+		return info.retryChain, token.NoPos
 	}
 	return info.retryChain, info.retryAt
 }
@@ -486,6 +526,8 @@ func (e *engine) optionAttempts(v ssa.Value) (times, bool) {
 		}
 		return attemptsOf(n), true
 	case *ssa.MakeInterface:
+		return e.optionAttempts(v.X)
+	case *ssa.ChangeInterface:
 		return e.optionAttempts(v.X)
 	case *ssa.Slice:
 		arr, ok := v.X.(*ssa.Alloc)
@@ -668,4 +710,38 @@ func dropDisabled(c retryChain) retryChain {
 		}
 	}
 	return out
+}
+
+// doesRemote reports whether fn does outbound work on a remote peer,
+// itself, through its callees, or in the closures it makes.
+func (e *engine) doesRemote(info *fnInfo) bool {
+	for _, instr := range info.ix.calls {
+		if e.callRemote(instr.Common()) {
+			return true
+		}
+	}
+	for _, mc := range info.ix.closures {
+		if cl := e.local[mc.Fn.(*ssa.Function)]; cl != nil {
+			e.retryClaim(cl)
+			if cl.remote {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callRemote reports whether a call does outbound work on a remote peer:
+// a call of the table (not SQL on an in-process database, not a Unix
+// socket), or of a function whose claim says it does.
+func (e *engine) callRemote(c *ssa.CallCommon) bool {
+	name := calleeName(c)
+	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+		return !e.localOutbound(c, name, o)
+	}
+	if _, ok := knowledge.RetryLayerOf(name); ok {
+		return true
+	}
+	s := e.retriesOf(c)
+	return s != nil && s.Outbound
 }

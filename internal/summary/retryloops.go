@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"fmt"
+	"os"
 	"go/token"
 	"go/types"
 	"sort"
@@ -52,7 +54,7 @@ type RetryLoop struct {
 	// when the function has a context in scope: the wait cannot be
 	// cancelled and may last past the deadline. NoPos otherwise.
 	Sleep token.Pos
-	// Remote is set when the body reaches outbound work.
+	// Remote is set when the call does outbound work on a remote peer.
 	Remote bool
 }
 
@@ -76,6 +78,9 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			continue
 		}
 		n, countParam := e.loopAttempts(info, l, call)
+		if os.Getenv("RESILVET_DEBUG_RETRY") != "" {
+			fmt.Fprintf(os.Stderr, "retry loop in %s: header %d, call %s at %s, attempts %d\n", info.fn, l.header.Index, calleeDisplay(call.Common()), e.pass.Fset.Position(call.Pos()), n)
+		}
 		ll := &loopLayer{countParam: countParam, call: call, l: l}
 		ll.link = chainLink{RetryLink: RetryLink{
 			What:     "retry loop",
@@ -83,7 +88,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n)}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Remote: e.callRemote(call.Common())}
 		e.describeWaits(info, l, rl)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
@@ -118,6 +123,9 @@ func itemLoop(l *loop) bool {
 }
 
 func isLen(v ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
 	c, ok := v.(*ssa.Call)
 	if !ok {
 		return false
@@ -128,13 +136,15 @@ func isLen(v ssa.Value) bool {
 
 // errorDriven returns the call whose error decides whether l goes round
 // again, or nil: a comparison of its error with nil whose failure branch
-// stays in the loop and whose success branch can leave it.
+// stays in the loop and whose success branch has a way out of its own.
+// Of several, the first that does outbound work.
 func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
 	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
 	for b := range l.body {
 		blocks = append(blocks, b)
 	}
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	var first ssa.CallInstruction
 	for _, b := range blocks {
 		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -158,11 +168,16 @@ func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
 		if cmp.Op == token.EQL {
 			failed, succeeded = succeeded, failed
 		}
-		if l.body[failed] && canLeave(l, succeeded) {
-			return call
+		if l.body[failed] && leavesOnly(l, succeeded, failed) {
+			if e.callRemote(call.Common()) {
+				return call // the outbound call the loop is for
+			}
+			if first == nil {
+				first = call
+			}
 		}
 	}
-	return nil
+	return first
 }
 
 func isNil(v ssa.Value) bool {
@@ -195,11 +210,34 @@ func isErrorType(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
-// canLeave reports whether, from b, the loop can be left without going
-// round again (without passing through its header).
-func canLeave(l *loop, b *ssa.BasicBlock) bool {
+// leavesOnly reports whether, from b, the loop can be left (without
+// going round again through its header) by an exit edge that is not
+// reachable from other: the success branch has a way out of its own. A
+// supervisor whose only way out, a cancelled context, is on both
+// branches goes round again whatever the call returned.
+func leavesOnly(l *loop, b, other *ssa.BasicBlock) bool {
+	theirs := exitEdges(l, other)
+	for e := range exitEdges(l, b) {
+		if !theirs[e] {
+			return true
+		}
+	}
+	return false
+}
+
+type edge struct{ from, to *ssa.BasicBlock }
+
+// exitEdges returns the edges leaving l's body reachable from b without
+// passing through the header (b itself may be outside the body: the
+// branch leaves at once).
+func exitEdges(l *loop, b *ssa.BasicBlock) map[edge]bool {
+	out := map[edge]bool{}
+	if b == l.header {
+		return out // straight round again
+	}
 	if !l.body[b] {
-		return true
+		out[edge{nil, b}] = true
+		return out
 	}
 	seen := map[*ssa.BasicBlock]bool{b: true}
 	stack := []*ssa.BasicBlock{b}
@@ -208,7 +246,8 @@ func canLeave(l *loop, b *ssa.BasicBlock) bool {
 		stack = stack[:len(stack)-1]
 		for _, s := range n.Succs {
 			if !l.body[s] {
-				return true
+				out[edge{n, s}] = true
+				continue
 			}
 			if s == l.header || seen[s] {
 				continue
@@ -217,7 +256,7 @@ func canLeave(l *loop, b *ssa.BasicBlock) bool {
 			stack = append(stack, s)
 		}
 	}
-	return false
+	return out
 }
 
 // loopAttempts returns how many times a retry loop runs its call: its
@@ -403,9 +442,6 @@ func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
 				if knowledge.Waits(name) || waitName(c) || e.calleeBlocks(c) {
 					rl.Waits = true
 				}
-				if e.reachesRemote(c, name) {
-					rl.Remote = true
-				}
 			}
 		}
 	}
@@ -440,16 +476,6 @@ func (e *engine) calleeBlocks(c *ssa.CallCommon) bool {
 		return false
 	}
 	return e.blocks(fn)
-}
-
-// reachesRemote reports whether a call does outbound work: a call of
-// the table, or a function whose claims reach it.
-func (e *engine) reachesRemote(c *ssa.CallCommon, name string) bool {
-	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
-		return true
-	}
-	s := e.summaryOf(c)
-	return s != nil && (len(s.CtxRemote) > 0 || len(s.Reaches) > 0 || s.Retries != nil)
 }
 
 // hasContext reports whether a context is in scope in fn: a parameter

@@ -1,0 +1,164 @@
+// Package libs holds retry layers written with libraries.
+package libs
+
+import (
+	"context"
+	"time"
+
+	retrygo "github.com/avast/retry-go/v4"
+	"github.com/cenkalti/backoff/v4"
+	backoff5 "github.com/cenkalti/backoff/v5"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/resilvet/resilvet/runtime/retry"
+
+	"retrystack/api"
+)
+
+type Service struct{ api *api.API }
+
+// BackoffCapped retries three times (two retries) around a call that
+// retries nine times.
+func (s *Service) BackoffCapped(ctx context.Context) error {
+	b := backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 2)
+	return backoff.Retry(func() error {
+		_, err := s.api.GetAccount(ctx, "1") // want `backoff.Retry \(3 attempts\) wraps api.API.GetAccount, which retries 3× \(api.go:\d+\) around store.Store.LoadAccount, which retries 3× \(store.go:\d+\): up to 27 attempts per call`
+		return err
+	}, backoff.WithContext(b, ctx))
+}
+
+// BackoffDefault is bounded by elapsed time only.
+func (s *Service) BackoffDefault(ctx context.Context) error {
+	return backoff.RetryNotify(func() error {
+		_, err := s.api.GetAccount(ctx, "1") // want `backoff.RetryNotify \(unbounded\) wraps api.API.GetAccount, which retries 3× .*: attempts without bound per call`
+		return err
+	}, backoff.NewExponentialBackOff(), func(error, time.Duration) {})
+}
+
+// BackoffOff makes no retry: WithMaxRetries(b, 0).
+func (s *Service) BackoffOff(ctx context.Context) error {
+	return backoff.Retry(func() error {
+		_, err := s.api.GetAccount(ctx, "1")
+		return err
+	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 0))
+}
+
+// BackoffV5 retries four times.
+func (s *Service) BackoffV5(ctx context.Context) (string, error) {
+	return backoff5.Retry(ctx, func() (string, error) {
+		return s.api.GetAccount(ctx, "1") // want `backoff.Retry \(4 attempts\) wraps api.API.GetAccount, which retries 3× .*: up to 36 attempts per call`
+	}, backoff5.WithMaxTries(4), backoff5.WithMaxElapsedTime(time.Minute))
+}
+
+// RetryGoDefault makes ten attempts.
+func (s *Service) RetryGoDefault(ctx context.Context) error {
+	return retrygo.Do(func() error {
+		_, err := s.api.GetAccount(ctx, "1") // want `retry.Do \(10 attempts\) wraps api.API.GetAccount, which retries 3× .*: up to 90 attempts per call`
+		return err
+	}, retrygo.Context(ctx))
+}
+
+// RetryGoForever retries until it succeeds: Attempts(0).
+func (s *Service) RetryGoForever(ctx context.Context) error {
+	return retrygo.Do(func() error {
+		_, err := s.api.GetAccount(ctx, "1") // want `retry.Do \(unbounded\) wraps api.API.GetAccount`
+		return err
+	}, retrygo.Attempts(0))
+}
+
+// RetryGoOnce is one attempt: Attempts(1).
+func (s *Service) RetryGoOnce(ctx context.Context) (string, error) {
+	return retrygo.DoWithData(func() (string, error) {
+		return s.api.GetAccount(ctx, "1")
+	}, retrygo.Attempts(1), retrygo.Delay(time.Second))
+}
+
+var policy = &retry.Policy{MaxAttempts: 4}
+
+// RuntimeNested: a runtime layer inside another makes one attempt, so
+// they do not multiply.
+func RuntimeNested(ctx context.Context, fetch func(context.Context) error) error {
+	return retry.Do(ctx, policy, func(ctx context.Context) error {
+		return retry.Do(ctx, nil, fetch)
+	})
+}
+
+// RuntimeAllowNested: the inner policy multiplies on purpose.
+func RuntimeAllowNested(ctx context.Context, fetch func(context.Context) error) error {
+	return retry.Do(ctx, nil, func(ctx context.Context) error {
+		return retry.Do(ctx, &retry.Policy{MaxAttempts: 2, AllowNested: true}, fetch) // want `retry.Do \(3 attempts\) wraps libs.RuntimeAllowNested \(closure\), which retries 2× with retry.Do: up to 6 attempts per call`
+	})
+}
+
+// RuntimeInLoop: a runtime layer inside a hand-written loop does not know
+// it is nested.
+func (s *Service) RuntimeInLoop(ctx context.Context, fetch func(context.Context) error) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = retry.Do(ctx, policy, func(ctx context.Context) error { // want `retry loop \(3 attempts\) wraps retry.Do \(4 attempts\): up to 12 attempts per call`
+			return fetch(ctx)
+		})
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `retry loop around retry.Do sleeps without its context`
+	}
+	return err
+}
+
+// RuntimeInLoopNested: the same around a call that retries itself.
+func (s *Service) RuntimeInLoopNested(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = retry.Do(ctx, policy, func(ctx context.Context) error { // want `retry loop \(3 attempts\) wraps retry.Do \(4 attempts\) around api.API.GetAccount, which retries 3× .*: up to 108 attempts per call`
+			_, err := s.api.GetAccount(ctx, "1")
+			return err
+		})
+		if err == nil {
+			return nil
+		}
+		backoffWait(ctx, i)
+	}
+	return err
+}
+
+func backoffWait(ctx context.Context, i int) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Duration(i) * time.Second):
+	}
+}
+
+// RuntimeAround: the runtime layer around a hand-written one multiplies.
+func (s *Service) RuntimeAround(ctx context.Context) error {
+	return retry.Do(ctx, nil, func(ctx context.Context) error {
+		_, err := s.api.GetAccount(ctx, "1") // want `retry.Do \(3 attempts\) wraps api.API.GetAccount, which retries 3× .*: up to 27 attempts per call`
+		return err
+	})
+}
+
+// Retryable sends through a retryablehttp client in a loop of its own.
+func Retryable(url string) error {
+	c := retryablehttp.NewClient()
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = c.Get(url); err == nil { // want `retry loop \(3 attempts\) wraps retryablehttp.Client.Get \(5 attempts\): up to 15 attempts per call`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// RetryableOff: RetryMax 0 makes the client a single attempt.
+func RetryableOff(url string) error {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 0
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = c.Get(url); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

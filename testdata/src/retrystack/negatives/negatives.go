@@ -1,0 +1,135 @@
+// Package negatives holds loops that are not retry layers, around calls
+// that retry: none of them is reported.
+package negatives
+
+import (
+	"context"
+	"errors"
+	"log"
+	"time"
+
+	"retrystack/api"
+)
+
+type Service struct{ api *api.API }
+
+type Page struct {
+	Items []string
+	Next  string
+}
+
+func (s *Service) list(ctx context.Context, token string) (Page, error) {
+	_, err := s.api.GetAccount(ctx, token)
+	return Page{}, err
+}
+
+// Paginate stops at the first error: the loop goes round for the next
+// page, not for a failure.
+func (s *Service) Paginate(ctx context.Context) ([]string, error) {
+	var out []string
+	token := ""
+	for {
+		p, err := s.list(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if p.Next == "" {
+			return out, nil
+		}
+		token = p.Next
+	}
+}
+
+// Items goes over items, logging the ones that fail.
+func (s *Service) Items(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		if _, err := s.api.GetAccount(ctx, id); err != nil {
+			log.Print(err)
+			continue
+		}
+	}
+}
+
+// Failover tries each endpoint once: a range over items.
+func (s *Service) Failover(ctx context.Context, ids []string) (string, error) {
+	for i := 0; i < len(ids); i++ {
+		name, err := s.api.GetAccount(ctx, ids[i])
+		if err == nil {
+			return name, nil
+		}
+	}
+	return "", errors.New("no endpoint answered")
+}
+
+// ByKey goes over a map.
+func (s *Service) ByKey(ctx context.Context, ids map[string]bool) string {
+	for id := range ids {
+		if name, err := s.api.GetAccount(ctx, id); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// FromChannel goes over what a channel delivers.
+func (s *Service) FromChannel(ctx context.Context, ids <-chan string) string {
+	for id := range ids {
+		if name, err := s.api.GetAccount(ctx, id); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// Poll waits for a state, stopping on an error.
+func (s *Service) Poll(ctx context.Context) error {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		name, err := s.api.GetAccount(ctx, "job")
+		if err != nil {
+			return err
+		}
+		if name == "done" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// Supervise restarts a long-lived call whatever it returns: the loop
+// never leaves on success.
+func (s *Service) Supervise(ctx context.Context) {
+	for {
+		if _, err := s.api.GetAccount(ctx, "stream"); err != nil {
+			log.Print(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Once calls the retrying API once: one layer, nothing nested.
+func (s *Service) Once(ctx context.Context) (string, error) {
+	return s.api.GetAccount(ctx, "1")
+}
+
+// ContextErr goes round while the context is alive, not because a call
+// failed.
+func (s *Service) ContextErr(ctx context.Context, work chan string) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return
+		}
+		name, _ := s.api.GetAccount(ctx, <-work)
+		log.Print(name)
+	}
+}
