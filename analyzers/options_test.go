@@ -20,6 +20,7 @@ func TestFlagsFillOptions(t *testing.T) {
 	opts.SharedFlags(fs, "resilvet.")
 	opts.AnalyzerFlags(fs, "notimeout", "notimeout.")
 	opts.AnalyzerFlags(fs, "ctxdrop", "ctxdrop.")
+	opts.AnalyzerFlags(fs, "retrystack", "retrystack.")
 	require.NoError(t, fs.Parse([]string{
 		"-resilvet.include-tests",
 		"-resilvet.outbound=(*example.com/kv.Client).Get, example.com/kv.Dial",
@@ -27,6 +28,7 @@ func TestFlagsFillOptions(t *testing.T) {
 		"-resilvet.timeout-interceptors=example.com/rpc.Timeout",
 		"-resilvet.transport-timeouts=false",
 		"-notimeout.edge", "-notimeout.main", "-notimeout.client-timeout=1500ms",
+		"-retrystack.min-product=8",
 	}))
 	assert.Equal(t, analyzers.Options{
 		IncludeTests:            true,
@@ -36,6 +38,7 @@ func TestFlagsFillOptions(t *testing.T) {
 		Edge:                    true,
 		Main:                    true,
 		ClientTimeout:           1500 * time.Millisecond,
+		MinProduct:              8,
 	}, opts)
 	require.NoError(t, opts.Validate())
 	assert.Equal(t, "1.5s", fs.Lookup("notimeout.client-timeout").Value.String())
@@ -57,12 +60,15 @@ func TestBadFlagValues(t *testing.T) {
 		{"-notimeout.client-timeout=-1s"},
 		{"-notimeout.client-timeout=0"},
 		{"-notimeout.client-timeout=1500us"},
+		{"-retrystack.min-product=-1"},
+		{"-retrystack.min-product=many"},
 	} {
 		var opts analyzers.Options
 		fs := flag.NewFlagSet("resilvet", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		opts.SharedFlags(fs, "resilvet.")
 		opts.AnalyzerFlags(fs, "notimeout", "notimeout.")
+		opts.AnalyzerFlags(fs, "retrystack", "retrystack.")
 		assert.Error(t, fs.Parse(args), "%v", args)
 		assert.Equal(t, analyzers.Options{}, opts, "%v: a bad value changes nothing", args)
 	}
@@ -73,6 +79,7 @@ func TestValidate(t *testing.T) {
 	assert.ErrorContains(t, (&analyzers.Options{Outbound: []string{"Get"}}).Validate(), "outbound: invalid function name")
 	assert.ErrorContains(t, (&analyzers.Options{TimeoutInterceptors: []string{"x("}}).Validate(), "timeout-interceptors")
 	assert.ErrorContains(t, (&analyzers.Options{ClientTimeout: time.Microsecond}).Validate(), "client-timeout")
+	assert.ErrorContains(t, (&analyzers.Options{MinProduct: -2}).Validate(), "min-product")
 }
 
 // TestKeys: the cache key tells every option apart; the summary key only

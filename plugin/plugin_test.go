@@ -95,6 +95,23 @@ func TestNotimeoutSettings(t *testing.T) {
 	assert.ErrorContains(t, err, "client-timeout")
 }
 
+// TestRetrystackSettings checks that min-product reaches retrystack: at
+// 8, a nest of 6 attempts is silent and one of 27 is reported
+// (retrystack/minproduct expects exactly that); a negative value is
+// refused when golangci-lint starts.
+func TestRetrystackSettings(t *testing.T) {
+	newPlugin, err := register.GetPlugin("retrystack")
+	require.NoError(t, err)
+	p, err := newPlugin(map[string]any{"min-product": 8})
+	require.NoError(t, err)
+	built, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "retrystack/minproduct")
+
+	_, err = newPlugin(map[string]any{"min-product": -1})
+	assert.ErrorContains(t, err, "min-product")
+}
+
 // TestTransportTimeoutsSetting checks the shared setting whose default is
 // on: absent or true, transport timeouts bound a client (notimeout/
 // transport expects that); false, they do not (notimeout/transportoff).

@@ -33,21 +33,23 @@ copy
 out=$(lint)
 echo "$out"
 for want in \
-	"examples/checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available" \
-	"examples/checkout/checkout.go:46:35: context.Background() passed to payments.Client.Charge while r.Context() is available" \
-	"examples/checkout/checkout.go:60:17: call to recommend.ForUser drops the caller's context" \
+	"examples/checkout/checkout.go:41:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available" \
+	"examples/checkout/checkout.go:48:35: context.Background() passed to payments.Client.Charge while r.Context() is available" \
+	"examples/checkout/checkout.go:62:17: call to recommend.ForUser drops the caller's context" \
 	"examples/checkout/payments/payments.go:48:14: http.NewRequest ignores the caller's context while ctx is available"; do
 	grep -qF "$want" <<<"$out" || fail "missing finding: $want"
 done
 [ "$(grep -c '(ctxdrop)$' <<<"$out")" -eq 4 ] || fail "want 4 findings under the ctxdrop linter"
+grep -qF "examples/checkout/checkout.go:92:35: retry loop (3 attempts) wraps recommend.Recent, which retries 3×" <<<"$out" || fail "missing the retrystack finding"
+[ "$(grep -c '(retrystack)$' <<<"$out")" -eq 1 ] || fail "want 1 finding under the retrystack linter"
 
 # //nolint:ctxdrop silences exactly that line's ctxdrop finding; a nolint
 # for another linter silences nothing.
-sed -i '39s|$| //nolint:ctxdrop // the cart read is cached|' "$W/repo/examples/checkout/checkout.go"
-sed -i '46s|$| //nolint:notimeout // not this linter|' "$W/repo/examples/checkout/checkout.go"
+sed -i '41s|$| //nolint:ctxdrop // the cart read is cached|' "$W/repo/examples/checkout/checkout.go"
+sed -i '48s|$| //nolint:notimeout // not this linter|' "$W/repo/examples/checkout/checkout.go"
 out=$(lint)
-grep -qF "checkout.go:39:" <<<"$out" && fail "//nolint:ctxdrop did not silence line 39"
-grep -qF "checkout.go:46:35:" <<<"$out" || fail "//nolint:notimeout silenced a ctxdrop finding"
+grep -qF "checkout.go:41:" <<<"$out" && fail "//nolint:ctxdrop did not silence line 41"
+grep -qF "checkout.go:48:35:" <<<"$out" || fail "//nolint:notimeout silenced a ctxdrop finding"
 [ "$(grep -c '(ctxdrop)$' <<<"$out")" -eq 3 ] || fail "want 3 findings after one //nolint:ctxdrop"
 
 # --fix applies the suggested fixes.

@@ -103,7 +103,7 @@ func nested(pass *analysis.Pass, n *summary.RetryNest) analysis.Diagnostic {
 	for i := len(n.Outer) - 1; i >= 0; i-- {
 		l := n.Outer[i]
 		what := l.What
-		if l.Func != n.Func && l.What == "retry loop" {
+		if l.Func != n.Func {
 			what += " in " + l.Func
 		}
 		outer = append(outer, fmt.Sprintf("%s (%s)", what, attempts(l.Attempts)))

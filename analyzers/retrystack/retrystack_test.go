@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/analyzers/retrystack"
 	"github.com/resilvet/resilvet/internal/resilvettest"
 )
@@ -19,4 +20,12 @@ import (
 func TestDefaultOptions(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), retrystack.Analyzer,
 		"retrystack/store", "retrystack/api", "retrystack/handler", "retrystack/retryutil", "retrystack/basic", "retrystack/libs", "retrystack/negatives")
+}
+
+// TestMinProduct: with min-product 8, built the way every driver builds
+// the suite, a nest of 6 attempts is silent and nests of 18 and of
+// unbounded attempts are reported.
+func TestMinProduct(t *testing.T) {
+	a := resilvettest.Analyzer(t, "retrystack", analyzers.Options{MinProduct: 8})
+	analysistest.Run(t, resilvettest.TestData(), a, "retrystack/minproduct")
 }

@@ -424,15 +424,16 @@ func TestExample(t *testing.T) {
 	assert.Equal(t, 1, r.code, r.stderr)
 	for _, w := range []string{
 		"payments/payments.go:48:14: http.NewRequest ignores the caller's context while ctx is available",
-		"checkout/checkout.go:39:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
-		"checkout/checkout.go:46:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
-		"checkout/checkout.go:60:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
+		"checkout/checkout.go:41:12: sql.DB.QueryRow ignores the caller's context while r.Context() is available",
+		"checkout/checkout.go:48:35: context.Background() passed to payments.Client.Charge while r.Context() is available",
+		"checkout/checkout.go:62:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
 		"recommend/recommend.go:41:15: http.Get uses http.DefaultClient, which has no timeout",
-		"checkout/checkout.go:70:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
+		"checkout/checkout.go:72:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
+		"checkout/checkout.go:92:35: retry loop (3 attempts) wraps recommend.Recent, which retries 3× (recommend.go:56): up to 9 attempts per call; keep retries at one layer",
 	} {
 		assert.Contains(t, r.stdout, w)
 	}
-	assert.Equal(t, 6, findings(r.stdout), r.stdout)
+	assert.Equal(t, 7, findings(r.stdout), r.stdout)
 }
 
 // TestBrokenInput checks that code that does not parse or type-check gets

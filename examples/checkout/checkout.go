@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/resilvet/resilvet/examples/checkout/payments"
 	"github.com/resilvet/resilvet/examples/checkout/recommend"
@@ -21,6 +22,7 @@ type Server struct {
 func (s *Server) Routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /checkout", s.Checkout)
+	mux.HandleFunc("GET /recent", s.Recent)
 	return mux
 }
 
@@ -77,4 +79,29 @@ func (s *Server) audit(ctx context.Context, orderID string) {
 	if _, err := s.db.ExecContext(ctx, "INSERT INTO audit (order_id) VALUES ($1)", orderID); err != nil {
 		slog.ErrorContext(ctx, "audit failed", "order", orderID, "err", err)
 	}
+}
+
+// Recent lists the products the user viewed recently.
+func (s *Server) Recent(w http.ResponseWriter, r *http.Request) {
+	// Mistake: recommend.Recent already tries three times, so this loop
+	// sends up to nine requests for one page view to a recommendations
+	// service that is failing.
+	var items []string
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		if items, err = recommend.Recent(r.Context(), r.Header.Get("X-User")); err == nil {
+			break
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		}
+	}
+	if err != nil {
+		http.Error(w, "no recent products", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(items)
 }

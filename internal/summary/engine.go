@@ -63,6 +63,9 @@ type fnInfo struct {
 	retryAt    token.Pos
 	retryLoops map[*loop]*loopLayer
 	retryDone  bool
+	// retriedFree holds, for a closure, the free variables holding a func
+	// that it calls, with the layers around each call (possibly none).
+	retriedFree map[*ssa.FreeVar]retryChain
 	// remote is set when the function does outbound work on a remote
 	// peer (Retries.Outbound).
 	remote bool

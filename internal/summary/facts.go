@@ -432,7 +432,49 @@ func (s *FuncSummary) String() string {
 		}
 		parts = append(parts, fmt.Sprintf("calls(%d,x%s%s)", c.Param, n, args))
 	}
+	if r := s.Retries; r != nil {
+		if len(r.Chain) > 0 {
+			parts = append(parts, fmt.Sprintf("retries(x%s: %s)", timesText(r.Product), linksText(r.Chain)))
+		}
+		for _, p := range r.Params {
+			count := ""
+			if p.CountParam >= 0 {
+				count = fmt.Sprintf(", count p%d", p.CountParam)
+			}
+			parts = append(parts, fmt.Sprintf("retriesParam(%d: %s%s)", p.Param, linksText(p.Chain), count))
+		}
+		if r.Outbound {
+			parts = append(parts, "outbound")
+		}
+	}
 	return strings.Join(parts, " ")
+}
+
+func timesText(n int) string {
+	switch n {
+	case TimesUnknown:
+		return "?"
+	case TimesUnbounded:
+		return "∞"
+	}
+	return strconv.Itoa(n)
+}
+
+// linksText renders retry layers, outermost first: "loop x3 > retry.Do x4".
+func linksText(ls []RetryLink) string {
+	var out []string
+	for _, l := range ls {
+		what := l.What
+		if what == "retry loop" {
+			what = "loop"
+		}
+		s := what + " x" + timesText(l.Attempts)
+		if l.Runtime && !l.Nested {
+			s += " yields"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " > ")
 }
 
 // empty reports whether the summary carries no claim, so that no fact is

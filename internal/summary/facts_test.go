@@ -74,6 +74,21 @@ func TestGobRoundTrip(t *testing.T) {
 	bounded := &summary.FuncSummary{DropsCtx: &summary.Drop{Root: "context.Background", At: "a.go:2:9", Bounded: true}}
 	roundTrip(t, bounded)
 	assert.Equal(t, "dropsCtx(context.Background, bounded)", bounded.String())
+	// The retry claim: a chain with a runtime layer that yields, unbounded
+	// and unknown counts (0 must survive gob), a retried parameter whose
+	// count is parameter 0.
+	retries := &summary.FuncSummary{Retries: &summary.Retries{
+		Product: summary.TimesUnbounded,
+		Chain: []summary.RetryLink{
+			{What: "retry loop", Func: "api.Get", At: "api.go:3:9", Attempts: summary.TimesUnbounded},
+			{What: "retry.Do", Func: "store.Load", At: "store.go:8:2", Attempts: 3, Runtime: true},
+			{What: "retry loop", Func: "store.q", At: "store.go:12:2", Attempts: summary.TimesUnknown},
+		},
+		Params:   []summary.RetriedParam{{Param: 1, Chain: []summary.RetryLink{{What: "retry loop", Func: "util.Do", At: "util.go:4:2", Attempts: 0}}, CountParam: 0}},
+		Outbound: true,
+	}}
+	roundTrip(t, retries)
+	assert.Equal(t, "retries(x∞: loop x∞ > retry.Do x3 yields > loop x?) retriesParam(1: loop x?, count p0) outbound", retries.String())
 	roundTrip(t, &summary.ValueSummary{Values: []summary.ValueClaim{{Of: "client", State: "bounded"}, {Of: "ctx", State: "unbounded", What: "context.Background()", At: "a.go:3:9"}}})
 	assert.Equal(t, "dropsCtx(context.Background via lib.inner -> lib.deeper) reaches(ctx0->http.Client.Do) returns(client0:unbounded) returns(ctx1:param2,bounded if p3>0) returns(request2:param0) calls(1,x3,arg0=p0) calls(2,x∞) calls(3,x?)", full.String())
 }

@@ -176,9 +176,14 @@ func (e *engine) retryClaim(info *fnInfo) {
 			// the call, with everything it retries inside; where they do
 			// not, a library layer or helper wrapping a closure nests at
 			// the closure's call into retrying code.
-			if len(around) > 0 {
+			switch {
+			case len(around) > 0:
 				e.recordNest(info, around, concat(cand.layers, cand.sub), instr.Pos())
-			} else {
+			case len(cand.sub) == 0 && len(cand.layers) > 1:
+				// A helper whose own layers stack around the func it is
+				// given: they meet outbound work here.
+				e.recordNest(info, cand.layers[:1], cand.layers[1:], cand.at)
+			default:
 				e.recordNest(info, cand.layers, cand.sub, cand.at)
 			}
 		}
@@ -193,7 +198,6 @@ func (e *engine) retryClaim(info *fnInfo) {
 	info.retry = &Retries{Params: params, Outbound: info.remote}
 	if best != nil {
 		info.retry.Product, info.retry.Chain = int(best.product()), best.links()
-		info.retry.Outbound = true
 		info.retryChain, info.retryAt = best, bestAt
 	}
 }
@@ -282,7 +286,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			// A retrying client's method: its attempts are the operation.
 			return []candidate{{sub: layers, at: at}}
 		}
-		sub, subAt := e.funcValueChain(argOf(c, l.FuncArg))
+		sub, subAt, remote := e.funcValueChain(argOf(c, l.FuncArg))
+		if !remote {
+			return nil // a parameter (retriedParams), or local work
+		}
 		if !subAt.IsValid() {
 			subAt = at
 		}
@@ -304,7 +311,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			}
 		}
 		layers = dropDisabled(layers)
-		sub, subAt := e.funcValueChain(argOf(c, rp.Param))
+		sub, subAt, remote := e.funcValueChain(argOf(c, rp.Param))
+		if !remote {
+			continue
+		}
 		if !subAt.IsValid() {
 			subAt = at
 		}
@@ -354,12 +364,14 @@ func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
 }
 
 // funcValueChain returns the chain of the function a func value is (a
-// closure, a named function, a method value) and where its call into
-// retrying code is, when it is in this package.
-func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
+// closure, a named function, a method value), where its call into
+// retrying code is when it is a closure of this package, and whether it
+// does outbound work: a func value that is a parameter, or a function
+// doing local work, grounds no chain.
+func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos, bool) {
 	f := funcValue(v)
 	if f == nil {
-		return nil, token.NoPos
+		return nil, token.NoPos, false
 	}
 	if f.Synthetic != "" && len(f.Blocks) > 0 {
 		// A method value's wrapper: the method it calls.
@@ -372,27 +384,26 @@ func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
 	}
 	info := e.local[f]
 	if info == nil {
-		if obj, ok := f.Object().(*types.Func); ok {
-			if info = e.byObj[obj]; info == nil {
-				if s := e.imported(obj); s != nil && s.Retries != nil {
-					return fromLinks(s.Retries.Chain), token.NoPos
-				}
-				return nil, token.NoPos
-			}
+		obj, ok := f.Object().(*types.Func)
+		if !ok {
+			return nil, token.NoPos, false
 		}
-	}
-	if info == nil {
-		return nil, token.NoPos
+		if info = e.byObj[obj]; info == nil {
+			if s := e.imported(obj); s != nil && s.Retries != nil {
+				return fromLinks(s.Retries.Chain), token.NoPos, s.Retries.Outbound
+			}
+			return nil, token.NoPos, false
+		}
 	}
 	e.retryClaim(info)
 	if info.retry == nil {
-		return nil, token.NoPos
+		return nil, token.NoPos, info.remote
 	}
 	if f.Parent() == nil {
 		// A named function: the nest is where it is handed over.
-		return info.retryChain, token.NoPos
+		return info.retryChain, token.NoPos, info.remote
 	}
-	return info.retryChain, info.retryAt
+	return info.retryChain, info.retryAt, info.remote
 }
 
 // retriedParams adds the func parameters the call retries: called
@@ -400,18 +411,52 @@ func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos) {
 // a helper that retries it.
 func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around retryChain, params []RetriedParam) []RetriedParam {
 	c := instr.Common()
-	add := func(v ssa.Value, chain retryChain, countParam int) {
-		p := funcParam(info.fn, v)
-		if p == nil || len(chain) == 0 {
-			return
-		}
-		idx := sigIndex(info.fn, p)
-		for _, q := range params {
-			if q.Param == idx {
+	var add func(v ssa.Value, chain retryChain, countParam int)
+	add = func(v ssa.Value, chain retryChain, countParam int) {
+		if p := funcParam(info.fn, v); p != nil {
+			if len(chain) == 0 {
 				return
 			}
+			idx := sigIndex(info.fn, p)
+			for _, q := range params {
+				if q.Param == idx {
+					return
+				}
+			}
+			params = append(params, RetriedParam{Param: idx, Chain: chain.links(), CountParam: countParam})
+			return
 		}
-		params = append(params, RetriedParam{Param: idx, Chain: chain.links(), CountParam: countParam})
+		if fv := freeVarOf(v); fv != nil {
+			// A closure calling what its enclosing function captured:
+			// the enclosing function's layers around the closure apply.
+			if old, ok := info.retriedFree[fv]; !ok || len(chain) > len(old) {
+				if info.retriedFree == nil {
+					info.retriedFree = map[*ssa.FreeVar]retryChain{}
+				}
+				info.retriedFree[fv] = chain
+			}
+			return
+		}
+		mc, ok := v.(*ssa.MakeClosure)
+		if !ok {
+			return
+		}
+		cl := e.local[mc.Fn.(*ssa.Function)]
+		if cl == nil {
+			return
+		}
+		e.retryClaim(cl)
+		for i, fv := range cl.fn.FreeVars {
+			inner, ok := cl.retriedFree[fv]
+			if !ok {
+				continue
+			}
+			b := mc.Bindings[i]
+			if p := boundParam(info.fn, b); p != nil {
+				b = p
+			}
+			add(b, concat(chain, inner), -1)
+		}
 	}
 	if !c.IsInvoke() {
 		add(c.Value, around, e.loopCountParam(info, instr.Block()))
@@ -419,6 +464,8 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 	if l, ok := knowledge.RetryLayerOf(calleeName(c)); ok && l.FuncArg >= 0 {
 		if link, ok := e.libraryLink(info, c, l); ok {
 			add(argOf(c, l.FuncArg), concat(around, retryChain{link}), -1)
+		} else {
+			add(argOf(c, l.FuncArg), around, -1)
 		}
 		return params
 	}
@@ -739,9 +786,25 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		return !e.localOutbound(c, name, o)
 	}
-	if _, ok := knowledge.RetryLayerOf(name); ok {
-		return true
+	if l, ok := knowledge.RetryLayerOf(name); ok {
+		if l.FuncArg < 0 {
+			return true // a retrying client's request
+		}
+		_, _, remote := e.funcValueChain(argOf(c, l.FuncArg))
+		return remote
 	}
 	s := e.retriesOf(c)
-	return s != nil && s.Outbound
+	if s == nil {
+		return false
+	}
+	if s.Outbound {
+		return true
+	}
+	// A helper that runs what it is given: remote when that is.
+	for _, rp := range s.Params {
+		if _, _, remote := e.funcValueChain(argOf(c, rp.Param)); remote {
+			return true
+		}
+	}
+	return false
 }

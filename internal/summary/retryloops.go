@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"fmt"
-	"os"
 	"go/token"
 	"go/types"
 	"sort"
@@ -78,9 +76,6 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			continue
 		}
 		n, countParam := e.loopAttempts(info, l, call)
-		if os.Getenv("RESILVET_DEBUG_RETRY") != "" {
-			fmt.Fprintf(os.Stderr, "retry loop in %s: header %d, call %s at %s, attempts %d\n", info.fn, l.header.Index, calleeDisplay(call.Common()), e.pass.Fset.Position(call.Pos()), n)
-		}
 		ll := &loopLayer{countParam: countParam, call: call, l: l}
 		ll.link = chainLink{RetryLink: RetryLink{
 			What:     "retry loop",
@@ -227,6 +222,14 @@ func leavesOnly(l *loop, b, other *ssa.BasicBlock) bool {
 
 type edge struct{ from, to *ssa.BasicBlock }
 
+// panics reports whether block b ends in a panic: no way out on success
+// (the SSA builder ends a blocking select with one, for the case that
+// cannot happen).
+func panics(b *ssa.BasicBlock) bool {
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok
+}
+
 // exitEdges returns the edges leaving l's body reachable from b without
 // passing through the header (b itself may be outside the body: the
 // branch leaves at once).
@@ -246,7 +249,9 @@ func exitEdges(l *loop, b *ssa.BasicBlock) map[edge]bool {
 		stack = stack[:len(stack)-1]
 		for _, s := range n.Succs {
 			if !l.body[s] {
-				out[edge{n, s}] = true
+				if !panics(s) {
+					out[edge{n, s}] = true
+				}
 				continue
 			}
 			if s == l.header || seen[s] {

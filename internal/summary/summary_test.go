@@ -23,3 +23,12 @@ func TestEngineFacts(t *testing.T) {
 func TestFuncValues(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/funcs", "engine/recursive", "engine/results", "engine/retains", "engine/makers")
 }
+
+// TestRetryFacts checks the retry claim: loop counts (constants, fields,
+// counters that exit before or after the call, counting down, unknown
+// bounds), products of nested layers, library layers with their options
+// and disabled ones, runtime layers that yield, retried parameters with
+// the parameter holding their count, and outbound work.
+func TestRetryFacts(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries")
+}

@@ -47,3 +47,22 @@ func Popular() ([]string, error) {
 	err = json.NewDecoder(resp.Body).Decode(&items)
 	return items, err
 }
+
+// Recent returns the products the user viewed recently. It retries its
+// request three times itself, waiting between attempts.
+func Recent(ctx context.Context, user string) ([]string, error) {
+	var lastErr error
+	for attempt := range 3 {
+		items, err := fetch(ctx, "http://recommend.internal/users/"+user+"/recent")
+		if err == nil {
+			return items, nil
+		}
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * 100 * time.Millisecond):
+		}
+	}
+	return nil, lastErr
+}

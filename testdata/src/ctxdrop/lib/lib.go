@@ -14,7 +14,7 @@ import (
 var db *sql.DB
 
 // Load makes its own context for a query.
-func Load(id string) error { // want Load:`^dropsCtx\(context.Background\)$`
+func Load(id string) error { // want Load:`^dropsCtx\(context.Background\) outbound$`
 	_, err := db.QueryContext(context.Background(), "SELECT ?", id)
 	return err
 }
@@ -24,7 +24,7 @@ func Wrapped() error { // want Wrapped:`dropsCtx\(context.TODO via lib.inner\)`
 	return inner()
 }
 
-func inner() error { // want inner:`^dropsCtx\(context.TODO\)$`
+func inner() error { // want inner:`^dropsCtx\(context.TODO\) outbound$`
 	req, err := http.NewRequestWithContext(context.TODO(), "GET", "http://x", nil)
 	if err != nil {
 		return err
@@ -53,13 +53,13 @@ func (b *Box[T]) Save() error { // want Save:`dropsCtx\(context.Background via l
 }
 
 // Good takes a context: no drop.
-func Good(ctx context.Context) error { // want Good:`^reaches\(ctx0->sql.DB.QueryContext\) ctxIO\(0\)$`
+func Good(ctx context.Context) error { // want Good:`^reaches\(ctx0->sql.DB.QueryContext\) ctxIO\(0\) outbound$`
 	_, err := db.QueryContext(ctx, "SELECT 1")
 	return err
 }
 
 // Background work with its own lifetime is not a drop.
-func StartWorker() {
+func StartWorker() { // want StartWorker:`^outbound$`
 	go Good(context.Background())
 }
 
@@ -77,7 +77,7 @@ func Ping(n int) error { // want Ping:`dropsCtx\(context.Background via lib.Load
 }
 
 // Die closes with an already-cancelled context: not a drop.
-func Die() {
+func Die() { // want Die:`^outbound$`
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_ = Good(ctx)
@@ -99,12 +99,12 @@ func (logger) Infof(ctx context.Context, format string, args ...any) {} // want 
 
 // Connect calls net.Dial, which has a context-taking twin: it runs with
 // context.Background() inside, and its callers cannot hand theirs.
-func Connect(addr string) (net.Conn, error) { // want Connect:`^dropsCtx\(context.Background in net.Dial\)$`
+func Connect(addr string) (net.Conn, error) { // want Connect:`^dropsCtx\(context.Background in net.Dial\) outbound$`
 	return net.Dial("tcp", addr)
 }
 
 // Health connects through Connect: the drop travels up.
-func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Connect in net.Dial\)$`
+func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Connect in net.Dial\) outbound$`
 	c, err := Connect("db:5432")
 	if err == nil {
 		c.Close()
@@ -114,7 +114,7 @@ func Health() error { // want Health:`^dropsCtx\(context.Background via lib.Conn
 
 // Resolve calls net.LookupHost, whose resolver times out on its own: a
 // caller's context would add cancellation, not a bound, so no claim.
-func Resolve(host string) ([]string, error) {
+func Resolve(host string) ([]string, error) { // want Resolve:`^outbound$`
 	return net.LookupHost(host)
 }
 
@@ -160,11 +160,11 @@ func consume(ctx context.Context, jobs chan string) { // want consume:`^ctxIO\(0
 
 // Sync makes its own context for local work and a remote call: the
 // claim stands.
-func Sync(path string) error { // want Sync:`^dropsCtx\(context.Background\)$`
+func Sync(path string) error { // want Sync:`^dropsCtx\(context.Background\) outbound$`
 	return syncRemote(context.Background(), path)
 }
 
-func syncRemote(ctx context.Context, path string) error { // want syncRemote:`^reaches\(ctx0->sql.DB.ExecContext\) ctxIO\(0\)$`
+func syncRemote(ctx context.Context, path string) error { // want syncRemote:`^reaches\(ctx0->sql.DB.ExecContext\) ctxIO\(0\) outbound$`
 	if err := recoverJournal(ctx, path); err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ type httpFetcher struct{}
 
 func NewFetcher() Fetcher { return httpFetcher{} }
 
-func (httpFetcher) Fetch(ctx context.Context, url string) error { // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\)$`
+func (httpFetcher) Fetch(ctx context.Context, url string) error { // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\) outbound$`
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
@@ -264,7 +264,7 @@ func waitFor(ctx context.Context, run func() error) error { // want waitFor:`^ct
 
 // Probe bounds its own root where it makes it: the claim stands, marked
 // bounded (ctxdrop reports it only on an HTTP request's path).
-func Probe() error { // want Probe:`^dropsCtx\(context.Background, bounded\)$`
+func Probe() error { // want Probe:`^dropsCtx\(context.Background, bounded\) outbound$`
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return db.PingContext(ctx)

@@ -29,7 +29,7 @@ func Either(fast bool, op func() error) error { // want Either:`^calls\(1,x1\)$`
 }
 
 // Counted tries op a constant number of times, named across the file.
-func Counted(ctx context.Context, op func(context.Context) error) error { // want Counted:`^ctxIO\(0\) calls\(1,x4,arg0=p0\)$`
+func Counted(ctx context.Context, op func(context.Context) error) error { // want Counted:`^ctxIO\(0\) calls\(1,x4,arg0=p0\) retriesParam\(1: loop x4\)$`
 	var err error
 	for i := 0; i < attempts; i++ {
 		if err = op(ctx); err == nil {
@@ -40,7 +40,7 @@ func Counted(ctx context.Context, op func(context.Context) error) error { // wan
 }
 
 // Ranged uses range over an integer.
-func Ranged(op func() error) (err error) { // want Ranged:`^calls\(0,x5\)$`
+func Ranged(op func() error) (err error) { // want Ranged:`^calls\(0,x5\) retriesParam\(0: loop x5\)$`
 	for range 5 {
 		if err = op(); err == nil {
 			break
@@ -58,7 +58,7 @@ func Inclusive(op func(int) error) (err error) { // want Inclusive:`^calls\(0,x3
 }
 
 // Forever retries until op succeeds: no bound on the count.
-func Forever(op func() error) error { // want Forever:`^calls\(0,x∞\)$`
+func Forever(op func() error) error { // want Forever:`^calls\(0,x∞\) retriesParam\(0: loop x∞\)$`
 	for {
 		if err := op(); err == nil {
 			return nil
@@ -68,7 +68,7 @@ func Forever(op func() error) error { // want Forever:`^calls\(0,x∞\)$`
 }
 
 // Nested multiplies: 3 outer tries of 2 inner ones.
-func Nested(op func() error) error { // want Nested:`^calls\(0,x6\)$`
+func Nested(op func() error) error { // want Nested:`^calls\(0,x6\) retriesParam\(0: loop x3 > loop x2\)$`
 	var err error
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 2; j++ {
@@ -82,13 +82,13 @@ func Nested(op func() error) error { // want Nested:`^calls\(0,x6\)$`
 
 // Forward hands op to Counted: the count survives the helper, and so
 // does which parameter is passed to op.
-func Forward(ctx context.Context, op func(context.Context) error) error { // want Forward:`^ctxIO\(0\) calls\(1,x4,arg0=p0\)$`
+func Forward(ctx context.Context, op func(context.Context) error) error { // want Forward:`^ctxIO\(0\) calls\(1,x4,arg0=p0\) retriesParam\(1: loop x4\)$`
 	return Counted(ctx, op)
 }
 
 // Wrapped calls op inside a closure that Counted calls: the closure's
 // one call times Counted's four.
-func Wrapped(ctx context.Context, op func() error) error { // want Wrapped:`^ctxIO\(0\) calls\(1,x4\)$`
+func Wrapped(ctx context.Context, op func() error) error { // want Wrapped:`^ctxIO\(0\) calls\(1,x4\) retriesParam\(1: loop x4\)$`
 	return Counted(ctx, func(context.Context) error { return op() })
 }
 
@@ -138,7 +138,7 @@ type Retrier struct{ max int }
 
 func NewRetrier() *Retrier { return &Retrier{max: 3} }
 
-func (r *Retrier) Do(op func() error) (err error) { // want Do:`^calls\(0,x3\)$`
+func (r *Retrier) Do(op func() error) (err error) { // want Do:`^calls\(0,x3\) retriesParam\(0: loop x3\)$`
 	for i := 0; i < r.max; i++ {
 		if err = op(); err == nil {
 			return nil
@@ -166,7 +166,7 @@ type Runner interface {
 
 type retrying struct{}
 
-func (retrying) Run(op func() error) (err error) { // want Run:`^calls\(0,x3\)$`
+func (retrying) Run(op func() error) (err error) { // want Run:`^calls\(0,x3\) retriesParam\(0: loop x3\)$`
 	for range 3 {
 		if err = op(); err == nil {
 			return nil

@@ -49,7 +49,7 @@ func spin(ctx context.Context) context.Context {
 }
 
 // Fetch uses them all, so they are more than dead code.
-func Fetch(ctx context.Context, c *http.Client) { // want Fetch:`^ctxIO\(0\)$`
+func Fetch(ctx context.Context, c *http.Client) { // want Fetch:`^ctxIO\(0\) outbound$`
 	req, _ := http.NewRequestWithContext(pick(ctx, 3), http.MethodGet, "http://example.com", nil)
 	c.Do(req)
 	b, cancel := bounded(ctx, 2)

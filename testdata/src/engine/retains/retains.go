@@ -62,7 +62,7 @@ func NewReq(ctx context.Context, url string) *Req {
 }
 
 // Send does the request's work now.
-func Send(r *Req) error {
+func Send(r *Req) error { // want Send:`^outbound$`
 	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, r.url, nil)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func Send(r *Req) error {
 }
 
 // FanOut waits for the goroutines it hands its context to: no claim.
-func FanOut(ctx context.Context, urls []string) {
+func FanOut(ctx context.Context, urls []string) { // want FanOut:`^outbound$`
 	var wg sync.WaitGroup
 	for _, u := range urls {
 		wg.Add(1)

@@ -33,7 +33,7 @@ func NewBareClient() *http.Client { // want NewBareClient:`returns\(client0:unbo
 }
 
 // Fetch sends through the bounded client: the context does not matter.
-func (c *Client) Fetch(ctx context.Context, url string) error { // want Fetch:`^ctxIO\(0\)$`
+func (c *Client) Fetch(ctx context.Context, url string) error { // want Fetch:`^ctxIO\(0\) outbound$`
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func query(ctx context.Context, db *sql.DB, id string) error { // want query:`re
 }
 
 // Bounded adds a deadline before the query: no claim on its parameter.
-func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`^ctxIO\(0\)$`
+func (c *Client) Bounded(ctx context.Context, id string) error { // want Bounded:`^ctxIO\(0\) outbound$`
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -91,7 +91,7 @@ func WithDeadline(ctx context.Context) (context.Context, context.CancelFunc) { /
 }
 
 // Retry calls op in a loop: a retry layer.
-func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`^ctxIO\(0\) calls\(1,x3,arg0=p0\)$`
+func Retry(ctx context.Context, op func(context.Context) error) error { // want Retry:`^ctxIO\(0\) calls\(1,x3,arg0=p0\) retriesParam\(1: loop x3\)$`
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = op(ctx); err == nil {
@@ -116,7 +116,7 @@ func EnsureDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // LoadEnsured queries with an ensured deadline: no claim on its parameter.
-func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want LoadEnsured:`^ctxIO\(0\)$`
+func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want LoadEnsured:`^ctxIO\(0\) outbound$`
 	ctx, cancel := EnsureDeadline(ctx)
 	defer cancel()
 	return query(ctx, c.db, id)
@@ -124,7 +124,7 @@ func (c *Client) LoadEnsured(ctx context.Context, id string) error { // want Loa
 
 // Ack sends the ack request only when sync is set, and then with a
 // deadline ensured: the path where ctx is the caller's never sends it.
-func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^ctxIO\(0\)$`
+func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^ctxIO\(0\) outbound$`
 	if sync {
 		var cancel context.CancelFunc
 		ctx, cancel = EnsureDeadline(ctx)
@@ -137,7 +137,7 @@ func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^ctxIO
 }
 
 // Charge posts without an idempotency key: not safe to hedge or retry.
-func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`^ctxIO\(0\)$`
+func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`^ctxIO\(0\) outbound$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:
 }
 
 // ChargeOnce posts with an idempotency key.
-func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // want ChargeOnce:`^ctxIO\(0\)$`
+func (c *Client) ChargeOnce(ctx context.Context, url, key string) error { // want ChargeOnce:`^ctxIO\(0\) outbound$`
 	req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
 	if err != nil {
 		return err
@@ -168,20 +168,20 @@ func NewHedged() *Hedged {
 
 // Sweep deletes expired rows on every tick: the reach repeats, so a
 // start-up function calling it is not doing start-up work.
-func Sweep(ctx context.Context, db *sql.DB) { // want Sweep:`^reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\)$`
+func Sweep(ctx context.Context, db *sql.DB) { // want Sweep:`^reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\) outbound$`
 	for range time.Tick(time.Minute) {
 		db.ExecContext(ctx, "DELETE FROM sessions WHERE expired")
 	}
 }
 
 // SweepOnce deletes them once.
-func SweepOnce(ctx context.Context, db *sql.DB) error { // want SweepOnce:`^reaches\(ctx0->sql.DB.ExecContext\) ctxIO\(0\)$`
+func SweepOnce(ctx context.Context, db *sql.DB) error { // want SweepOnce:`^reaches\(ctx0->sql.DB.ExecContext\) ctxIO\(0\) outbound$`
 	_, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE expired")
 	return err
 }
 
 // SweepLater deletes them from a goroutine.
-func SweepLater(ctx context.Context, db *sql.DB) { // want SweepLater:`^retainsCtx reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\)$`
+func SweepLater(ctx context.Context, db *sql.DB) { // want SweepLater:`^retainsCtx reaches\(ctx0->sql.DB.ExecContext repeats\) ctxIO\(0\) outbound$`
 	go func() {
 		db.ExecContext(ctx, "DELETE FROM sessions WHERE expired")
 	}()

@@ -24,7 +24,7 @@ func NewOrdersClient(cc grpc.ClientConnInterface) OrdersClient { // want NewOrde
 	return &ordersClient{cc}
 }
 
-func (c *ordersClient) GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) { // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\)$`
+func (c *ordersClient) GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) { // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\) outbound$`
 	out := new(Order)
 	err := c.cc.Invoke(ctx, "/orders.Orders/GetOrder", in, out, opts...)
 	if err != nil {

@@ -34,3 +34,8 @@ func wait(ctx context.Context, attempt int) {
 	case <-t.C:
 	}
 }
+
+// Lookup makes one call, with no retry of its own.
+func (a *API) Lookup(ctx context.Context) (string, error) {
+	return a.st.Peek(ctx)
+}

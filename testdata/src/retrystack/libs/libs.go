@@ -83,19 +83,38 @@ func RuntimeNested(ctx context.Context, fetch func(context.Context) error) error
 }
 
 // RuntimeAllowNested: the inner policy multiplies on purpose.
-func RuntimeAllowNested(ctx context.Context, fetch func(context.Context) error) error {
+func (s *Service) RuntimeAllowNested(ctx context.Context) error {
 	return retry.Do(ctx, nil, func(ctx context.Context) error {
-		return retry.Do(ctx, &retry.Policy{MaxAttempts: 2, AllowNested: true}, fetch) // want `retry.Do \(3 attempts\) wraps libs.RuntimeAllowNested \(closure\), which retries 2× with retry.Do: up to 6 attempts per call`
+		return retry.Do(ctx, &retry.Policy{MaxAttempts: 2, AllowNested: true}, s.ping) // want `retry.Do \(3 attempts\) wraps libs.Service.RuntimeAllowNested \(closure\), which retries 2× with retry.Do: up to 6 attempts per call`
 	})
+}
+
+// RuntimeNestedParam retries a function it is given in two runtime
+// layers, the inner one multiplying: what its callers hand it is retried
+// six times.
+func RuntimeNestedParam(ctx context.Context, fetch func(context.Context) error) error {
+	return retry.Do(ctx, nil, func(ctx context.Context) error {
+		return retry.Do(ctx, &retry.Policy{MaxAttempts: 2, AllowNested: true}, fetch)
+	})
+}
+
+// CallsNestedParam hands it an outbound call.
+func (s *Service) CallsNestedParam(ctx context.Context) error {
+	return RuntimeNestedParam(ctx, s.ping) // want `retry.Do in libs.RuntimeNestedParam \(3 attempts\) wraps libs.RuntimeNestedParam \(closure\), which retries 2× with retry.Do \(libs.go:\d+\): up to 6 attempts per call`
+}
+
+func (s *Service) ping(ctx context.Context) error {
+	_, err := s.api.Lookup(ctx)
+	return err
 }
 
 // RuntimeInLoop: a runtime layer inside a hand-written loop does not know
 // it is nested.
-func (s *Service) RuntimeInLoop(ctx context.Context, fetch func(context.Context) error) error {
+func (s *Service) RuntimeInLoop(ctx context.Context) error {
 	var err error
 	for i := 0; i < 3; i++ {
 		err = retry.Do(ctx, policy, func(ctx context.Context) error { // want `retry loop \(3 attempts\) wraps retry.Do \(4 attempts\): up to 12 attempts per call`
-			return fetch(ctx)
+			return s.ping(ctx)
 		})
 		if err == nil {
 			return nil

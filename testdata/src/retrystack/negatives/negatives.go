@@ -133,3 +133,48 @@ func (s *Service) ContextErr(ctx context.Context, work chan string) {
 		log.Print(name)
 	}
 }
+
+// Pump receives messages until the connection closes, pausing after
+// repeated errors: a message loop, not a retry (the success branch goes
+// round again for the next message, through a blocking select).
+func (s *Service) Pump(ctx context.Context, out chan<- string, ping chan struct{}) {
+	errCount := 0
+	for {
+		name, err := s.api.GetAccount(ctx, "next")
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				close(out)
+				return
+			}
+			if errCount > 0 {
+				time.Sleep(100 * time.Millisecond)
+			}
+			errCount++
+			continue
+		}
+		errCount = 0
+		select {
+		case ping <- struct{}{}:
+		default:
+		}
+		select {
+		case out <- name:
+		case <-time.After(time.Second):
+			log.Print("dropped")
+		}
+	}
+}
+
+// Serve handles requests until reading fails, logging failed handlers:
+// the loop goes round for the next request whatever the handler returned.
+func (s *Service) Serve(ctx context.Context, next func(context.Context) (string, error), handle func(context.Context, string) error) {
+	for {
+		id, err := next(ctx)
+		if err != nil {
+			return
+		}
+		if err := handle(ctx, id); err != nil {
+			log.Print(err)
+		}
+	}
+}

@@ -26,3 +26,10 @@ func (s *Store) LoadAccount(ctx context.Context, id string) (string, error) {
 	}
 	return "", err
 }
+
+// Peek queries once.
+func (s *Store) Peek(ctx context.Context) (string, error) {
+	var name string
+	err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&name)
+	return name, err
+}
