@@ -162,6 +162,12 @@ type RetryLayer struct {
 	// after the first attempt (retryablehttp's RetryMax), for a retrying
 	// client's method: attempts are its value plus one.
 	RetriesField string
+	// OptionsField names the field of the constructor's options struct
+	// (its first argument) that holds the retries after the first
+	// attempt (go-redis's Options.MaxRetries), for a retrying client's
+	// method: attempts are its value plus one; 0 keeps the default and
+	// -1 means none.
+	OptionsField string
 	// YieldsWhenNested is true for layers that make a single attempt when
 	// they run inside another such layer that tells them so (resilvet's
 	// runtime: the attempt in the context): nested inside each other they
@@ -485,10 +491,32 @@ func IsServerCommandName(name string) bool { return serverCommandNames[name] }
 // returns to its caller (os.Exit, log.Fatal, t.Fatal).
 func NeverReturns(fullName string) bool { return neverReturn[fullName] }
 
-// RetryLayerOf reports whether the named function is a retry layer.
+// RetryLayerOf reports whether the named function is a retry layer, from
+// the exact table, then the patterns of retrying clients (whose methods
+// take a context first: the caller checks the signature).
 func RetryLayerOf(fullName string) (RetryLayer, bool) {
-	r, ok := retryLayers[fullName]
-	return r, ok
+	if r, ok := retryLayers[fullName]; ok {
+		return r, true
+	}
+	for _, p := range retryLayerPatterns {
+		if !strings.HasPrefix(fullName, p.prefix) {
+			continue
+		}
+		if m, _ := path.Match(p.pattern, fullName); m && !retryLayerExcluded[fullName[strings.LastIndexByte(fullName, '.')+1:]] {
+			return p.RetryLayer, true
+		}
+	}
+	return RetryLayer{}, false
+}
+
+// RetryLayerPattern reports whether the named function's layer comes from
+// a pattern, whose methods count only when they take a context first.
+func RetryLayerPattern(fullName string) bool {
+	if _, ok := retryLayers[fullName]; ok {
+		return false
+	}
+	_, ok := RetryLayerOf(fullName)
+	return ok
 }
 
 // RetryOptionOf reports how the named function, an option or backoff

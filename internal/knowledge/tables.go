@@ -467,6 +467,33 @@ var retryLayers = map[string]RetryLayer{
 	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 }
 
+// retryLayerPatterns are retrying clients with many methods: a method
+// matching the pattern (path.Match syntax) whose first parameter is a
+// context is a layer of the client's attempts.
+var retryLayerPatterns = []struct {
+	prefix, pattern string
+	RetryLayer
+}{
+	// go-redis v9: every command retries MaxRetries times after the
+	// first (3 by default, -1 for none).
+	{"(*github.com/redis/go-redis/v9.Client).", "(*github.com/redis/go-redis/v9.Client).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	{"(*github.com/redis/go-redis/v9.ClusterClient).", "(*github.com/redis/go-redis/v9.ClusterClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	{"(*github.com/redis/go-redis/v9.Ring).", "(*github.com/redis/go-redis/v9.Ring).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	{"(github.com/redis/go-redis/v9.Cmdable).", "(github.com/redis/go-redis/v9.Cmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	{"(github.com/redis/go-redis/v9.UniversalClient).", "(github.com/redis/go-redis/v9.UniversalClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	// AWS SDK v2: the standard retryer makes 3 attempts of every
+	// operation (RetryMaxAttempts in the config; not read here).
+	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: -1}},
+}
+
+// retryLayerExcluded are methods of the retrying clients above that send
+// no command of their own: subscriptions, pipelines, hooks.
+var retryLayerExcluded = map[string]bool{
+	"Subscribe": true, "PSubscribe": true, "SSubscribe": true, "Watch": true,
+	"Pipelined": true, "TxPipelined": true, "Pipeline": true, "TxPipeline": true,
+	"Conn": true, "Options": true, "PoolStats": true, "AddHook": true, "Close": true,
+}
+
 // retryOptions are the options and backoff wrappers of the retry
 // libraries that change a layer's attempt count.
 var retryOptions = map[string]RetryOption{

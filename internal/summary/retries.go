@@ -276,7 +276,7 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 	if !at.IsValid() {
 		at = c.Pos()
 	}
-	if l, ok := knowledge.RetryLayerOf(calleeName(c)); ok {
+	if l, ok := retryLayerOf(c); ok {
 		link, ok := e.libraryLink(info, c, l)
 		var layers retryChain
 		if ok {
@@ -461,7 +461,7 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 	if !c.IsInvoke() {
 		add(c.Value, around, e.loopCountParam(info, instr.Block()))
 	}
-	if l, ok := knowledge.RetryLayerOf(calleeName(c)); ok && l.FuncArg >= 0 {
+	if l, ok := retryLayerOf(c); ok && l.FuncArg >= 0 {
 		if link, ok := e.libraryLink(info, c, l); ok {
 			add(argOf(c, l.FuncArg), concat(around, retryChain{link}), -1)
 		} else {
@@ -502,6 +502,8 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		attempts, nested = e.policyAttempts(argOf(c, l.OptionsFrom), attempts)
 	case l.RetriesField != "":
 		attempts = e.clientAttempts(argOf(c, -1), l.RetriesField, attempts)
+	case l.OptionsField != "":
+		attempts = e.constructorAttempts(argOf(c, -1), l.OptionsField, attempts)
 	case l.OptionsFrom >= 0:
 		for i := l.OptionsFrom; ; i++ {
 			v := argOf(c, i)
@@ -786,7 +788,7 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		return !e.localOutbound(c, name, o)
 	}
-	if l, ok := knowledge.RetryLayerOf(name); ok {
+	if l, ok := retryLayerOf(c); ok {
 		if l.FuncArg < 0 {
 			return true // a retrying client's request
 		}
@@ -807,4 +809,53 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// retryLayerOf returns the retry layer a call is, from the knowledge
+// tables: a pattern's method counts only when it takes a context first
+// (go-redis's commands, not its Options or Close).
+func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
+	name := calleeName(c)
+	l, ok := knowledge.RetryLayerOf(name)
+	if !ok {
+		return l, false
+	}
+	if knowledge.RetryLayerPattern(name) {
+		sig := c.Signature()
+		if sig.Params().Len() == 0 || !analysisutil.IsContext(sig.Params().At(0).Type()) {
+			return l, false
+		}
+	}
+	return l, true
+}
+
+// constructorAttempts reads the retries a client was made with, from the
+// options literal given to its constructor in this package
+// (redis.NewClient(&redis.Options{MaxRetries: 5})): the field's value
+// plus one, the default when it is 0 or not set, one attempt for -1.
+func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times {
+	made, ok := literalOf(e, v).(*ssa.Call)
+	if !ok || len(made.Call.Args) == 0 {
+		return timesUnknown
+	}
+	opts := literalOf(e, made.Call.Args[0])
+	if opts == nil {
+		return timesUnknown
+	}
+	attempts := def
+	for _, st := range fieldStores(opts) {
+		if st.field != field {
+			continue
+		}
+		n, ok := e.intOf(st.val)
+		switch {
+		case !ok:
+			return timesUnknown
+		case n < 0:
+			attempts = 1
+		case n > 0:
+			attempts = attemptsOf(n + 1)
+		}
+	}
+	return attempts
 }

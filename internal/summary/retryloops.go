@@ -52,7 +52,8 @@ type RetryLoop struct {
 	// when the function has a context in scope: the wait cannot be
 	// cancelled and may last past the deadline. NoPos otherwise.
 	Sleep token.Pos
-	// Remote is set when the call does outbound work on a remote peer.
+	// Remote is set when the loop's body does outbound work on a remote
+	// peer.
 	Remote bool
 }
 
@@ -83,7 +84,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Remote: e.callRemote(call.Common())}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Remote: e.bodyRemote(l)}
 		e.describeWaits(info, l, rl)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
@@ -164,6 +165,7 @@ func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
 			failed, succeeded = succeeded, failed
 		}
 		if l.body[failed] && leavesOnly(l, succeeded, failed) {
+			call = e.resultOf(l, call)
 			if e.callRemote(call.Common()) {
 				return call // the outbound call the loop is for
 			}
@@ -173,6 +175,20 @@ func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
 		}
 	}
 	return first
+}
+
+// resultOf returns, for a call that reads the outcome of a command made
+// in the loop (rdb.Get(ctx, k).Result(), resp.Err()), the command: the
+// call the loop tries again.
+func (e *engine) resultOf(l *loop, call ssa.CallInstruction) ssa.CallInstruction {
+	c := call.Common()
+	if c.IsInvoke() || c.Signature().Recv() == nil || len(c.Args) == 0 || e.callRemote(c) {
+		return call
+	}
+	if made, ok := c.Args[0].(*ssa.Call); ok && l.body[made.Block()] && e.callRemote(made.Common()) {
+		return made
+	}
+	return call
 }
 
 func isNil(v ssa.Value) bool {
@@ -450,6 +466,19 @@ func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
 			}
 		}
 	}
+}
+
+// bodyRemote reports whether l's body does outbound work on a remote
+// peer.
+func (e *engine) bodyRemote(l *loop) bool {
+	for b := range l.body {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && e.callRemote(call.Common()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waitName reports whether the called function or method is named for
