@@ -2,7 +2,6 @@ package retrystack
 
 import (
 	"fmt"
-	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -46,6 +45,8 @@ const (
 	categoryNested = "nested"
 	categoryHot    = "hot"
 	categorySleep  = "sleep"
+	categoryCtx    = "ctxerr"
+	categoryBody   = "body"
 )
 
 func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
@@ -60,18 +61,33 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 	rep := report.New(pass, name, cfg.IncludeTests)
 	for _, n := range nests {
 		if reportable(n, cfg.MinProduct) {
-			rep.Report(nested(pass, n))
+			rep.Report(nested(n))
 		}
 	}
 	for _, l := range loops {
 		if l.Attempts == 1 {
 			continue
 		}
-		if !l.Waits && l.Remote && l.Attempts != 0 {
+		if !l.Waits && l.Direct && l.Attempts != 0 {
 			rep.Report(analysis.Diagnostic{
 				Pos:      l.Pos,
 				Category: categoryHot,
 				Message:  fmt.Sprintf("retry loop around %s tries again at once, with no wait, so a failing dependency gets every attempt in a burst; wait between attempts with jittered backoff", l.Callee),
+			})
+		}
+		if l.Forever {
+			rep.Report(analysis.Diagnostic{
+				Pos:      l.Pos,
+				Category: categoryCtx,
+				Message:  fmt.Sprintf("retry loop around %s never leaves while the call fails, not even once ctx is done, so after cancellation it retries the context's error for ever; leave the loop when ctx.Err() is not nil", l.Callee),
+			})
+		}
+		if l.Resent.IsValid() {
+			rep.Report(analysis.Diagnostic{
+				Pos:      l.Resent,
+				Category: categoryBody,
+				Message:  "retry loop sends a request built before it again, but the first attempt consumed its body (an io.Reader http.NewRequest cannot rewind, and no GetBody), so the retry sends an empty body; build the request inside the loop or set GetBody",
+				Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the call retried"}},
 			})
 		}
 		if l.Sleep.IsValid() {
@@ -98,7 +114,7 @@ func reportable(n *summary.RetryNest, minProduct int) bool {
 }
 
 // nested renders a nest: the outer layers, the chain inside, the product.
-func nested(pass *analysis.Pass, n *summary.RetryNest) analysis.Diagnostic {
+func nested(n *summary.RetryNest) analysis.Diagnostic {
 	var outer []string
 	for i := len(n.Outer) - 1; i >= 0; i-- {
 		l := n.Outer[i]
@@ -144,7 +160,6 @@ func nested(pass *analysis.Pass, n *summary.RetryNest) analysis.Diagnostic {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: fmt.Sprintf("inner layer in %s: %s (%s)", l.Func, l.What, attempts(l.Attempts))})
 		}
 	}
-	_ = pass
 	return d
 }
 
@@ -186,4 +201,3 @@ func lineOf(at string) string {
 	return at
 }
 
-var _ = token.NoPos

@@ -52,9 +52,21 @@ type RetryLoop struct {
 	// when the function has a context in scope: the wait cannot be
 	// cancelled and may last past the deadline. NoPos otherwise.
 	Sleep token.Pos
-	// Remote is set when the loop's body does outbound work on a remote
-	// peer.
-	Remote bool
+	// Direct is set when the call retried is itself outbound work: a call
+	// of the table, a retrying client's, or a function of this package
+	// that makes one (not work that reaches a dependency only somewhere
+	// far below, where trying again at once may be the point).
+	Direct bool
+	// Forever is set when the loop has no bound, a context is in scope,
+	// and nothing leaves the loop once the call has failed: no exit on
+	// the failure path, no check of the context's Done or Err. Once the
+	// context is done, the loop retries its error for ever.
+	Forever bool
+	// Resent is a Client.Do in the loop that sends again a request built
+	// before it, whose body an attempt consumes (an io.Reader other than
+	// the ones http.NewRequest can rewind, no GetBody set): the retry
+	// sends an empty body. NoPos otherwise.
+	Resent token.Pos
 }
 
 // RetryLoops lists the package's hand-written retry layers, in source
@@ -72,7 +84,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 		if itemLoop(l) {
 			continue
 		}
-		call := e.errorDriven(l)
+		call, failed := e.errorDriven(l)
 		if call == nil {
 			continue
 		}
@@ -84,8 +96,12 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Remote: e.bodyRemote(l)}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common())}
 		e.describeWaits(info, l, rl)
+		if n == timesUnbounded && hasContext(info.fn) && len(exitEdges(l, failed)) == 0 && !checksContext(l) {
+			rl.Forever = true
+		}
+		rl.Resent = resentBody(l)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
 			continue // one attempt: a layer that retries nothing
@@ -134,13 +150,14 @@ func isLen(v ssa.Value) bool {
 // again, or nil: a comparison of its error with nil whose failure branch
 // stays in the loop and whose success branch has a way out of its own.
 // Of several, the first that does outbound work.
-func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
+func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
 	for b := range l.body {
 		blocks = append(blocks, b)
 	}
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
 	var first ssa.CallInstruction
+	var firstFailed *ssa.BasicBlock
 	for _, b := range blocks {
 		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -167,14 +184,14 @@ func (e *engine) errorDriven(l *loop) ssa.CallInstruction {
 		if l.body[failed] && leavesOnly(l, succeeded, failed) {
 			call = e.resultOf(l, call)
 			if e.callRemote(call.Common()) {
-				return call // the outbound call the loop is for
+				return call, failed // the outbound call the loop is for
 			}
 			if first == nil {
-				first = call
+				first, firstFailed = call, failed
 			}
 		}
 	}
-	return first
+	return first, firstFailed
 }
 
 // resultOf returns, for a call that reads the outcome of a command made
@@ -238,6 +255,52 @@ func leavesOnly(l *loop, b, other *ssa.BasicBlock) bool {
 
 type edge struct{ from, to *ssa.BasicBlock }
 
+// noSuccess reports whether leaving from b to s is no way out on
+// success: a panic, a select's case on a context's Done channel, or a
+// block outside the loop that can only go on to those (the next case
+// test of a select whose other cases are).
+func noSuccess(b, s *ssa.BasicBlock, depth int) bool {
+	if panics(s) || doneCase(b, s) {
+		return true
+	}
+	if depth > 4 || len(s.Succs) == 0 {
+		return false
+	}
+	for _, next := range s.Succs {
+		if !noSuccess(s, next, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// doneCase reports whether the edge from b to s is taken when a select
+// received from a context's Done channel: leaving because the context is
+// done is no success of its own (a poller that waits for its next round
+// in a select on ctx.Done() and a ticker is not retrying).
+func doneCase(b, s *ssa.BasicBlock) bool {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || b.Succs[0] != s {
+		return false
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL {
+		return false
+	}
+	idx, ok := cmp.X.(*ssa.Extract)
+	if !ok || idx.Index != 0 {
+		return false
+	}
+	sel, ok := idx.Tuple.(*ssa.Select)
+	k, ok2 := intConst(cmp.Y)
+	if !ok || !ok2 || k < 0 || int(k) >= len(sel.States) {
+		return false
+	}
+	st := sel.States[k]
+	done, ok := st.Chan.(*ssa.Call)
+	return ok && st.Dir == types.RecvOnly && done.Call.IsInvoke() && done.Call.Method.Name() == "Done" && analysisutil.IsContext(done.Call.Value.Type())
+}
+
 // panics reports whether block b ends in a panic: no way out on success
 // (the SSA builder ends a blocking select with one, for the case that
 // cannot happen).
@@ -265,7 +328,7 @@ func exitEdges(l *loop, b *ssa.BasicBlock) map[edge]bool {
 		stack = stack[:len(stack)-1]
 		for _, s := range n.Succs {
 			if !l.body[s] {
-				if !panics(s) {
+				if !noSuccess(n, s, 0) {
 					out[edge{n, s}] = true
 				}
 				continue
@@ -468,17 +531,33 @@ func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
 	}
 }
 
-// bodyRemote reports whether l's body does outbound work on a remote
-// peer.
-func (e *engine) bodyRemote(l *loop) bool {
-	for b := range l.body {
-		for _, instr := range b.Instrs {
-			if call, ok := instr.(ssa.CallInstruction); ok && e.callRemote(call.Common()) {
-				return true
-			}
+// directRemote reports whether a call is outbound work itself, or a
+// function of this package that makes such a call.
+func (e *engine) directRemote(c *ssa.CallCommon) bool {
+	if e.tableRemote(c) {
+		return true
+	}
+	fn := c.StaticCallee()
+	if fn == nil || e.local[fn] == nil {
+		return false
+	}
+	for _, instr := range e.local[fn].ix.calls {
+		if e.tableRemote(instr.Common()) {
+			return true
 		}
 	}
 	return false
+}
+
+// tableRemote reports whether a call is outbound work on a remote peer by
+// the knowledge tables alone: an outbound call, a retrying client's.
+func (e *engine) tableRemote(c *ssa.CallCommon) bool {
+	name := calleeName(c)
+	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+		return !e.localOutbound(c, name, o)
+	}
+	l, ok := retryLayerOf(c)
+	return ok && l.FuncArg < 0
 }
 
 // waitName reports whether the called function or method is named for
@@ -527,6 +606,150 @@ func hasContext(fn *ssa.Function) bool {
 		}
 		if analysisutil.IsContext(t) {
 			return true
+		}
+	}
+	return false
+}
+
+// checksContext reports whether l's body looks at a context: its Done
+// channel or Err, or compares an error with context.Canceled or
+// DeadlineExceeded.
+func checksContext(l *loop) bool {
+	for b := range l.body {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				c := instr.Common()
+				if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) && (c.Method.Name() == "Done" || c.Method.Name() == "Err") {
+					return true
+				}
+				for _, a := range c.Args {
+					if isContextError(a) {
+						return true
+					}
+				}
+			case *ssa.BinOp:
+				if isContextError(instr.X) || isContextError(instr.Y) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isContextError reports whether v is context.Canceled or
+// context.DeadlineExceeded.
+func isContextError(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	g, ok := ld.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "context" && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
+}
+
+// resentBody returns the first (*http.Client).Do in l's body that sends a
+// request built before the loop with a body that cannot be rewound.
+func resentBody(l *loop) token.Pos {
+	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
+	for b := range l.body {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	for _, b := range blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || calleeName(call.Common()) != "(*net/http.Client).Do" || len(call.Call.Args) < 2 {
+				continue
+			}
+			req := requestOrigin(call.Call.Args[1])
+			made, ok := req.(*ssa.Call)
+			if !ok || l.body[made.Block()] {
+				continue // built in the loop: each attempt has its own body
+			}
+			var body ssa.Value
+			switch calleeName(made.Common()) {
+			case "net/http.NewRequest":
+				body = made.Call.Args[2]
+			case "net/http.NewRequestWithContext":
+				body = made.Call.Args[3]
+			default:
+				continue
+			}
+			if rewindable(body) || rewoundIn(l) {
+				continue
+			}
+			return call.Pos()
+		}
+	}
+	return token.NoPos
+}
+
+// requestOrigin follows a request through Extract, Clone and WithContext
+// (which share the body) to where it is made.
+func requestOrigin(v ssa.Value) ssa.Value {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Call:
+			switch calleeName(x.Common()) {
+			case "(*net/http.Request).Clone", "(*net/http.Request).WithContext":
+				v = x.Call.Args[0]
+			default:
+				return x
+			}
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// rewindable reports whether a body given to http.NewRequest can be sent
+// again: none, http.NoBody, or a type for which NewRequest sets GetBody.
+func rewindable(body ssa.Value) bool {
+	if c, ok := body.(*ssa.Const); ok && c.IsNil() {
+		return true
+	}
+	mi, ok := body.(*ssa.MakeInterface)
+	if !ok {
+		return false
+	}
+	if ld, ok := mi.X.(*ssa.UnOp); ok {
+		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "net/http" && g.Name() == "NoBody" {
+			return true
+		}
+	}
+	switch types.TypeString(mi.X.Type(), nil) {
+	case "*bytes.Buffer", "*bytes.Reader", "*strings.Reader", "net/http.noBody":
+		return true
+	}
+	return false
+}
+
+// rewoundIn reports whether l's body sets the request's Body or GetBody,
+// or calls GetBody: the retry rewinds it.
+func rewoundIn(l *loop) bool {
+	for b := range l.body {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			if sv, ok := structOf(fa.X.Type()); ok {
+				if name := sv.Field(fa.Field).Name(); name == "Body" || name == "GetBody" {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -50,7 +50,7 @@ outer:
 // Forever retries until it succeeds.
 func (c *Client) Forever(ctx context.Context) *http.Response {
 	for {
-		resp, err := c.fetch(ctx) // want `retry loop \(unbounded\) wraps basic.Client.fetch, which retries 3×: attempts without bound per call; keep retries at one layer`
+		resp, err := c.fetch(ctx) // want `retry loop \(unbounded\) wraps basic.Client.fetch, which retries 3×: attempts without bound per call; keep retries at one layer` `retry loop around .* never leaves while the call fails`
 		if err == nil {
 			return resp
 		}

@@ -50,7 +50,7 @@ func (s *Service) once(ctx context.Context) error {
 // Forever is unbounded: always reported.
 func (s *Service) Forever(ctx context.Context) {
 	for {
-		if err := s.once(ctx); err == nil { // want `retry loop \(unbounded\) wraps minproduct.Service.once, which retries 3×: attempts without bound per call`
+		if err := s.once(ctx); err == nil { // want `retry loop \(unbounded\) wraps minproduct.Service.once, which retries 3×: attempts without bound per call` `retry loop around .* never leaves while the call fails`
 			return
 		}
 		pause(ctx)

@@ -178,3 +178,26 @@ func (s *Service) Serve(ctx context.Context, next func(context.Context) (string,
 		}
 	}
 }
+
+// Refresh polls every interval and, after an error, sooner: a poller
+// whose only way out is the context being done, not a retry loop.
+func (s *Service) Refresh(ctx context.Context, every time.Duration, out chan<- string) {
+	for tick := time.Tick(every); ; {
+		name, err := s.api.GetAccount(ctx, "all")
+		if err != nil {
+			log.Print(err)
+			time.Sleep(every / 2)
+			continue
+		}
+		select {
+		case out <- name:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+		}
+	}
+}
