@@ -168,6 +168,11 @@ type RetryLayer struct {
 	// method: attempts are its value plus one; 0 keeps the default and
 	// -1 means none.
 	OptionsField string
+	// Policies is set for an executor's method (failsafe-go's Run, Get):
+	// the receiver was made from a list of policies, and its retry
+	// policies decide the count (RetryPolicyOf); without one it makes a
+	// single attempt.
+	Policies bool
 	// YieldsWhenNested is true for layers that make a single attempt when
 	// they run inside another such layer that tells them so (resilvet's
 	// runtime: the attempt in the context): nested inside each other they
@@ -519,6 +524,35 @@ func RetryLayerPattern(fullName string) bool {
 	return ok
 }
 
+// RetryPolicy describes how a retry library builds a policy: the
+// builder's constructor, the methods that set the count, and the
+// method that builds it.
+type RetryPolicy struct {
+	// DefaultAttempts is the count of a policy built with no option.
+	DefaultAttempts int
+	// Retries names the builder method that sets the retries after the
+	// first attempt, Attempts the one that sets the attempts; -1 means
+	// no limit for both.
+	Retries, Attempts string
+}
+
+// RetryPolicyOf reports whether the named function builds a retry policy
+// (a builder's Build, or a constructor of a policy with defaults), and
+// how; builder methods are found by name on the way back to the builder's
+// constructor.
+func RetryPolicyOf(fullName string) (RetryPolicy, bool) {
+	r, ok := retryPolicies[fullName]
+	return r, ok
+}
+
+// ExecutorFrom reports whether the named function makes an executor from
+// the policies it is given (failsafe.With), and which argument is the
+// first of them.
+func ExecutorFrom(fullName string) (int, bool) {
+	i, ok := executors[fullName]
+	return i, ok
+}
+
 // RetryOptionOf reports how the named function, an option or backoff
 // wrapper of a retry library, changes a layer's attempt count.
 func RetryOptionOf(fullName string) (RetryOption, bool) {
@@ -666,6 +700,12 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range retryOptions {
+		seen[k] = true
+	}
+	for k := range retryPolicies {
+		seen[k] = true
+	}
+	for k := range executors {
 		seen[k] = true
 	}
 	for k := range serves {

@@ -465,6 +465,26 @@ var retryLayers = map[string]RetryLayer{
 	"(*github.com/hashicorp/go-retryablehttp.Client).Head":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).Post":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	// failsafe-go: an executor runs the function through its policies;
+	// its retry policies decide the count (retryPolicies).
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Run":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Get":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).RunWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).GetWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
+}
+
+// retryPolicies are the calls that build a retry policy: failsafe-go's
+// builder (3 attempts unless WithMaxRetries or WithMaxAttempts says
+// otherwise, -1 for no limit) and its policy with defaults.
+var retryPolicies = map[string]RetryPolicy{
+	"(github.com/failsafe-go/failsafe-go/retrypolicy.Builder[R any]).Build": {DefaultAttempts: 3, Retries: "WithMaxRetries", Attempts: "WithMaxAttempts"},
+	"github.com/failsafe-go/failsafe-go/retrypolicy.NewWithDefaults":        {DefaultAttempts: 3},
+}
+
+// executors make an executor from policies given from the argument of
+// that index on.
+var executors = map[string]int{
+	"github.com/failsafe-go/failsafe-go.With": 0,
 }
 
 // retryLayerPatterns are retrying clients with many methods: a method

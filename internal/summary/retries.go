@@ -504,6 +504,8 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		attempts = e.clientAttempts(argOf(c, -1), l.RetriesField, attempts)
 	case l.OptionsField != "":
 		attempts = e.constructorAttempts(argOf(c, -1), l.OptionsField, attempts)
+	case l.Policies:
+		attempts = e.executorAttempts(argOf(c, -1))
 	case l.OptionsFrom >= 0:
 		for i := l.OptionsFrom; ; i++ {
 			v := argOf(c, i)
@@ -816,6 +818,9 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 // (go-redis's commands, not its Options or Close).
 func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
 	name := calleeName(c)
+	if c.IsInvoke() {
+		name = c.Method.Origin().FullName() // generic executors by their origin
+	}
 	l, ok := knowledge.RetryLayerOf(name)
 	if !ok {
 		return l, false
@@ -858,4 +863,87 @@ func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times
 		}
 	}
 	return attempts
+}
+
+// executorAttempts returns the attempts an executor makes: the product of
+// its retry policies' counts (failsafe.With(retryPolicy, breaker)), one
+// when it has none, unknown when a policy or the executor cannot be
+// followed.
+func (e *engine) executorAttempts(v ssa.Value) times {
+	for range 8 {
+		made, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+		if !ok {
+			return timesUnknown
+		}
+		c := made.Common()
+		if c.IsInvoke() {
+			v = c.Value // WithContext and the listeners return the executor
+			continue
+		}
+		from, ok := knowledge.ExecutorFrom(calleeName(c))
+		if !ok {
+			return timesUnknown
+		}
+		attempts := times(1)
+		for i := from; i < len(c.Args); i++ {
+			policies, ok := sliceElems(c.Args[i], map[ssa.Value]bool{})
+			if !ok {
+				return timesUnknown
+			}
+			for _, p := range policies {
+				if n, ok := e.policyCount(p); ok {
+					attempts = attempts.mul(n)
+				}
+			}
+		}
+		return attempts
+	}
+	return timesUnknown
+}
+
+// policyCount returns the attempts of a retry policy, walking its
+// builder's calls back to its constructor; false when the value is not a
+// retry policy (a circuit breaker, a timeout).
+func (e *engine) policyCount(v ssa.Value) (times, bool) {
+	built, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+	if !ok {
+		return timesUnknown, false
+	}
+	name := calleeName(built.Common())
+	if built.Common().IsInvoke() {
+		name = built.Common().Method.Origin().FullName()
+	}
+	p, ok := knowledge.RetryPolicyOf(name)
+	if !ok {
+		return 0, false
+	}
+	if !built.Common().IsInvoke() {
+		return times(p.DefaultAttempts), true
+	}
+	b := built.Common().Value
+	for range 16 {
+		call, ok := stripIface(b).(*ssa.Call)
+		if !ok {
+			return timesUnknown, true
+		}
+		c := call.Common()
+		if !c.IsInvoke() {
+			return times(p.DefaultAttempts), true // the builder's constructor
+		}
+		switch c.Method.Name() {
+		case p.Retries, p.Attempts:
+			n, ok := e.intArg(c, 0)
+			switch {
+			case !ok:
+				return timesUnknown, true
+			case n < 0:
+				return timesUnbounded, true
+			case c.Method.Name() == p.Retries:
+				return attemptsOf(n + 1), true
+			}
+			return attemptsOf(n), true
+		}
+		b = c.Value
+	}
+	return timesUnknown, true
 }
