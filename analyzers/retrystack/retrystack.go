@@ -75,6 +75,9 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 				Message:  fmt.Sprintf("retry loop around %s tries again at once, with no wait, so a failing dependency gets every attempt in a burst; wait between attempts with jittered backoff", l.Callee),
 			})
 		}
+		if !l.Remote {
+			continue // local work tried again
+		}
 		if l.Forever {
 			rep.Report(analysis.Diagnostic{
 				Pos:      l.Pos,

@@ -52,6 +52,12 @@ type RetryLoop struct {
 	// when the function has a context in scope: the wait cannot be
 	// cancelled and may last past the deadline. NoPos otherwise.
 	Sleep token.Pos
+	// Remote is set when the loop's body does outbound work on a remote
+	// peer, or the call retried is a func value (a retry helper's
+	// operation, whatever its callers give it): a loop trying local work
+	// again (removing a busy directory) is no resilience concern,
+	// whatever it does between attempts.
+	Remote bool
 	// Direct is set when the call retried is itself outbound work: a call
 	// of the table, a retrying client's, or a function of this package
 	// that makes one (not work that reaches a dependency only somewhere
@@ -96,7 +102,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common())}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common()), Remote: e.bodyRemote(l) || calledValue(call.Common())}
 		e.describeWaits(info, l, rl)
 		if n == timesUnbounded && hasContext(info.fn) && len(exitEdges(l, failed)) == 0 && !checksContext(l) {
 			rl.Forever = true
@@ -260,7 +266,7 @@ type edge struct{ from, to *ssa.BasicBlock }
 // block outside the loop that can only go on to those (the next case
 // test of a select whose other cases are).
 func noSuccess(b, s *ssa.BasicBlock, depth int) bool {
-	if panics(s) || doneCase(b, s) {
+	if panics(s) || doneCase(b, s) || failureExit(b, s) {
 		return true
 	}
 	if depth > 4 || len(s.Succs) == 0 {
@@ -272,6 +278,34 @@ func noSuccess(b, s *ssa.BasicBlock, depth int) bool {
 		}
 	}
 	return true
+}
+
+// failureExit reports whether the edge from b to s is taken when another
+// call failed (if err != nil { return err }): leaving because printing
+// the result failed is no success of the call the loop is for.
+func failureExit(b, s *ssa.BasicBlock) bool {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	errv := cmp.X
+	if isNil(errv) {
+		errv = cmp.Y
+	} else if !isNil(cmp.Y) {
+		return false
+	}
+	if !isErrorType(errv.Type()) {
+		return false
+	}
+	failed := b.Succs[0] // err != nil
+	if cmp.Op == token.EQL {
+		failed = b.Succs[1]
+	}
+	return s == failed
 }
 
 // doneCase reports whether the edge from b to s is taken when a select
@@ -558,6 +592,29 @@ func (e *engine) tableRemote(c *ssa.CallCommon) bool {
 	}
 	l, ok := retryLayerOf(c)
 	return ok && l.FuncArg < 0
+}
+
+// calledValue reports whether a call is of a func value: a parameter, a
+// field, a variable.
+func calledValue(c *ssa.CallCommon) bool {
+	if c.IsInvoke() || c.StaticCallee() != nil {
+		return false
+	}
+	_, builtin := c.Value.(*ssa.Builtin)
+	return !builtin
+}
+
+// bodyRemote reports whether l's body does outbound work on a remote
+// peer.
+func (e *engine) bodyRemote(l *loop) bool {
+	for b := range l.body {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && e.callRemote(call.Common()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waitName reports whether the called function or method is named for

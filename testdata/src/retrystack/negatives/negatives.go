@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"log"
+	"os"
 	"time"
 
 	"retrystack/api"
@@ -200,4 +201,39 @@ func (s *Service) Refresh(ctx context.Context, every time.Duration, out chan<- s
 		case <-tick:
 		}
 	}
+}
+
+// Events prints what a channel delivers, skipping what it cannot decode:
+// the only way out besides the channel's error is printing failing,
+// which is no success of the decode.
+func Events(ctx context.Context, events <-chan []byte, errs <-chan error, decode func([]byte) (string, error), print func(string) error) error {
+	for {
+		var e []byte
+		select {
+		case e = <-events:
+		case err := <-errs:
+			return err
+		}
+		v, err := decode(e)
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		if err := print(v); err != nil {
+			return err
+		}
+	}
+}
+
+// RemoveAll tries a local removal again after a pause: local work, no
+// dependency to protect, whatever the pause ignores.
+func RemoveAll(ctx context.Context, dir string) error {
+	for i := 0; i < 5; i++ {
+		err := os.RemoveAll(dir)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("busy")
 }
