@@ -22,11 +22,16 @@ summaries, and reports:
 - nested: a layer that wraps a call into code that retries, with the chain of
   layers and the product of their attempts (-retrystack.min-product reports
   only products above a number);
-- hot: a retry loop around outbound work with no wait between attempts, which
-  hammers a dependency that is already failing;
-- sleep: a retry loop that waits with time.Sleep (or a receive from
-  time.After) where a context is in scope: the wait ignores the deadline and
-  cancellation.
+- hot: a retry loop around a call that is outbound work itself, with no wait
+  between attempts: it hammers a dependency that is already failing;
+- sleep: a retry loop around outbound work that waits with time.Sleep (or a
+  receive from time.After) where a context is in scope: the wait ignores the
+  deadline and cancellation;
+- ctxerr: an unbounded retry loop that nothing leaves once the call has
+  failed, not even a done context: after cancellation it retries the
+  context's error for ever;
+- body: a Client.Do in a retry loop that sends again a request built before
+  it, whose body the first attempt consumed (no GetBody).
 
 Layers it knows: loops (bounded by a constant, a counter that exits, or
 unbounded), cenkalti/backoff v4 and v5 (unbounded by count by default;
@@ -35,10 +40,14 @@ Attempts, UntilSucceeded), hashicorp/go-retryablehttp clients (5 attempts by
 default; RetryMax) and resilvet's runtime retry.Do and DoValue (3 by default;
 MaxAttempts), whose layers make one attempt inside each other unless the inner
 policy sets AllowNested: they do not multiply and are not reported.
+failsafe-go executors count their retry policies; go-redis commands (4
+attempts, MaxRetries) and AWS SDK v2 operations (3) are layers of their own.
 
 Not reported: loops over items, pagination, polling that stops on an error,
-supervisors that only go round again; a layer of one attempt; values the
-analysis cannot follow; _test.go files unless -resilvet.include-tests.`,
+supervisors that only go round again, pollers that leave only when their
+context is done; loops trying local work again; a layer of one attempt;
+values the analysis cannot follow; _test.go files unless
+-resilvet.include-tests.`,
 	Example: `func (s *Service) Account(ctx context.Context, id string) (*Account, error) {
 	var err error
 	for i := 0; i < 3; i++ {

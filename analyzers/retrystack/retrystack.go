@@ -151,7 +151,7 @@ func nested(n *summary.RetryNest) analysis.Diagnostic {
 	d := analysis.Diagnostic{
 		Pos:      n.Pos,
 		Category: categoryNested,
-		Message:  fmt.Sprintf("%s wraps %s: %s; keep retries at one layer", strings.Join(outer, " inside "), strings.Join(inner, " around "), product(n.Product)),
+		Message:  fmt.Sprintf("%s wraps %s: %s; %s", strings.Join(outer, " inside "), strings.Join(inner, " around "), product(n.Product), advice(n)),
 	}
 	for i, l := range n.Outer {
 		if p := n.OuterPos[i]; p.IsValid() && p != n.Pos {
@@ -164,6 +164,18 @@ func nested(n *summary.RetryNest) analysis.Diagnostic {
 		}
 	}
 	return d
+}
+
+// advice says which layer to keep: where every inner layer is a client's
+// own (a retrying HTTP client, go-redis, the AWS SDK), the client already
+// retries.
+func advice(n *summary.RetryNest) string {
+	for _, l := range n.Inner {
+		if !l.Client {
+			return "keep retries at one layer"
+		}
+	}
+	return "the client already retries: make this layer a single attempt, or turn the client's retries off"
 }
 
 func attempts(n int) string {

@@ -139,6 +139,9 @@ type RetryLink struct {
 	// attempt, unless their policy sets AllowNested (Nested).
 	Runtime bool `json:",omitempty"`
 	Nested  bool `json:",omitempty"`
+	// Client is set for a retrying client's own layer (retryablehttp,
+	// go-redis, the AWS SDK): the caller can turn it off, not remove it.
+	Client bool `json:",omitempty"`
 }
 
 // RetriedParam is a func parameter a function retries.

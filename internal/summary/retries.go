@@ -527,6 +527,7 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		Attempts: int(attempts),
 		Runtime:  l.YieldsWhenNested,
 		Nested:   nested,
+		Client:   l.FuncArg < 0,
 	}, pos: c.Pos()}
 	return link, true
 }
