@@ -2,6 +2,8 @@ package retrystack
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -94,15 +96,29 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			})
 		}
 		if l.Sleep.IsValid() {
-			rep.Report(analysis.Diagnostic{
+			d := analysis.Diagnostic{
 				Pos:      l.Sleep,
 				Category: categorySleep,
 				Message:  fmt.Sprintf("retry loop around %s sleeps without its context, so the retry waits past the deadline and after cancellation; wait in a select on ctx.Done() and a timer", l.Callee),
 				Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the call retried"}},
-			})
+			}
+			if f := fileOf(pass, l.Sleep); f != nil && !l.Forever {
+				d.SuggestedFixes = sleepFix(pass, f, l.Sleep)
+			}
+			rep.Report(d)
 		}
 	}
 	return nil, nil
+}
+
+// fileOf returns the file of the package holding pos.
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }
 
 // reportable applies the min-product option.

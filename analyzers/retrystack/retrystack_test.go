@@ -29,3 +29,12 @@ func TestMinProduct(t *testing.T) {
 	a := resilvettest.Analyzer(t, "retrystack", analyzers.Options{MinProduct: 8})
 	analysistest.Run(t, resilvettest.TestData(), a, "retrystack/minproduct")
 }
+
+// TestSleepFix checks the suggested fix for a sleep that ignores the
+// context against fix.go.golden, and that each fix is gofmt-clean as
+// emitted and compiles. A loop that would spin once the context is done
+// gets no fix.
+func TestSleepFix(t *testing.T) {
+	dir := resilvettest.TestData()
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, retrystack.Analyzer, "retrystack/fix"))
+}
