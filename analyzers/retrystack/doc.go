@@ -63,8 +63,10 @@ values the analysis cannot follow; _test.go files unless
 the whole operation may be repeated: make the inner layers single attempts.
 Resilvet's runtime retry.Do makes a single attempt when it runs inside another
 retry.Do, so layers written with it do not multiply. Wait between attempts
-with jittered backoff in a select on ctx.Done(). Silence a deliberate case
-with //resilvet:ignore retrystack <reason>.`,
+with jittered backoff in a select on ctx.Done(): the suggested fix rewrites a
+retry loop's time.Sleep(d) to select { case <-ctx.Done(): case
+<-time.After(d): } (not where the loop would then spin). Silence a
+deliberate case with //resilvet:ignore retrystack <reason>.`,
 }
 
 // Documentation returns the analyzer's documentation in parts.
