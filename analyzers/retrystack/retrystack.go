@@ -231,4 +231,3 @@ func lineOf(at string) string {
 	}
 	return at
 }
-
