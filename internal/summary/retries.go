@@ -139,6 +139,7 @@ func (e *engine) retryClaims(order [][]*ssa.Function) {
 		}
 	}
 	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
+	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
 }
 
 // retryClaim computes one function's claim and records its nests, once:

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -114,7 +115,6 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 		}
 		info.retryLoops[l] = ll
 	}
-	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
 	return info.retryLoops
 }
 
@@ -133,11 +133,32 @@ func itemLoop(l *loop) bool {
 		}
 	}
 	for _, ex := range l.exits {
-		if cmp, ok := ex.cond.(*ssa.BinOp); ok && (isLen(cmp.X) || isLen(cmp.Y)) {
+		if cmp, ok := ex.cond.(*ssa.BinOp); ok && (isLen(cmp.X) || isLen(cmp.Y) || exhausted(l, cmp, ex.onTrue)) {
 			return true
 		}
 	}
 	return false
+}
+
+// exhausted reports whether an exit is taken when a call in the loop
+// hands out nothing (for { r := pool.pick(); if r == nil { break }; … }):
+// the loop goes over what the call hands out, failing over from one to
+// the next, not trying one again.
+func exhausted(l *loop, cmp *ssa.BinOp, onTrue bool) bool {
+	v := cmp.X
+	if isNil(v) {
+		v = cmp.Y
+	} else if !isNil(cmp.Y) {
+		return false
+	}
+	if isErrorType(v.Type()) || (cmp.Op == token.EQL) != onTrue {
+		return false // not "leave when it is nil"
+	}
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	return ok && l.body[call.Block()]
 }
 
 func isLen(v ssa.Value) bool {
@@ -548,13 +569,13 @@ func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
 					continue
 				}
 				rl.Waits = true
-				if call, ok := instr.X.(*ssa.Call); ok && calleeName(call.Common()) == "time.After" && hasCtx && !rl.Sleep.IsValid() {
+				if call, ok := instr.X.(*ssa.Call); ok && calleeName(call.Common()) == "time.After" && hasCtx && !rl.Sleep.IsValid() && !e.briefWait(call.Call.Args[0]) {
 					rl.Sleep = instr.Pos()
 				}
 			case ssa.CallInstruction:
 				c := instr.Common()
 				name := calleeName(c)
-				if name == "time.Sleep" && hasCtx && !rl.Sleep.IsValid() {
+				if name == "time.Sleep" && hasCtx && !rl.Sleep.IsValid() && !e.briefWait(c.Args[0]) {
 					rl.Sleep = c.Pos()
 				}
 				if knowledge.Waits(name) || waitName(c) || e.calleeBlocks(c) {
@@ -592,6 +613,14 @@ func (e *engine) tableRemote(c *ssa.CallCommon) bool {
 	}
 	l, ok := retryLayerOf(c)
 	return ok && l.FuncArg < 0
+}
+
+// briefWait reports whether a wait's duration is a constant under a
+// second: a throttle that outlives the deadline by less than that does
+// not matter.
+func (e *engine) briefWait(d ssa.Value) bool {
+	n, ok := e.intOf(d)
+	return ok && n < int64(time.Second)
 }
 
 // calledValue reports whether a call is of a func value: a parameter, a

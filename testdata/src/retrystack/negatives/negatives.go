@@ -237,3 +237,44 @@ func RemoveAll(ctx context.Context, dir string) error {
 	}
 	return errors.New("busy")
 }
+
+// Throttle pauses 50 ms between rounds: a constant wait under a second
+// outlives the deadline by too little to matter.
+func (s *Service) Throttle(ctx context.Context) (string, error) {
+	for ctx.Err() == nil {
+		if name, err := s.api.Lookup(ctx); err == nil {
+			return name, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return "", ctx.Err()
+}
+
+type endpoint struct{ addr string }
+
+type pool struct{ eps []*endpoint }
+
+func (p *pool) pick() *endpoint {
+	if len(p.eps) == 0 {
+		return nil
+	}
+	return p.eps[0]
+}
+
+func (p *pool) drop(*endpoint) { p.eps = p.eps[1:] }
+
+// Dial fails over from endpoint to endpoint until the pool runs out: a
+// loop over what pick hands out.
+func (p *pool) Dial(dial func(string) (string, error)) (string, error) {
+	for {
+		ep := p.pick()
+		if ep == nil {
+			return "", errors.New("no endpoint")
+		}
+		conn, err := dial(ep.addr)
+		if err == nil {
+			return conn, nil
+		}
+		p.drop(ep)
+	}
+}
