@@ -19,20 +19,21 @@ echo "built gopls-resilvet in $(( $(date +%s) - start )) s"
 out=$("$G" check examples/checkout/checkout.go examples/checkout/payments/payments.go 2>&1 || true)
 echo "$out"
 for want in \
-	"checkout.go:39:12-" "sql.DB.QueryRow ignores the caller's context while r.Context() is available" \
-	"checkout.go:46:35-" "context.Background() passed to payments.Client.Charge while r.Context() is available" \
-	"checkout.go:60:17-" "call to recommend.ForUser drops the caller's context" \
+	"checkout.go:41:12-" "sql.DB.QueryRow ignores the caller's context while r.Context() is available" \
+	"checkout.go:48:35-" "context.Background() passed to payments.Client.Charge while r.Context() is available" \
+	"checkout.go:62:17-" "call to recommend.ForUser drops the caller's context" \
 	"payments.go:48:14-" "http.NewRequest ignores the caller's context while ctx is available" \
-	"checkout.go:70:13-" "context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext"; do
+	"checkout.go:72:13-" "context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext" \
+	"checkout.go:92:35-" "retry loop (3 attempts) wraps recommend.Recent, which retries 3×"; do
 	grep -qF "$want" <<<"$out" || fail "gopls check: missing $want"
 done
 
 # The quick fix is offered and applies to gofmt-clean code.
-actions=$("$G" codeaction -kind=quickfix examples/checkout/checkout.go:46:35-46:55 2>&1)
+actions=$("$G" codeaction -kind=quickfix examples/checkout/checkout.go:48:35-48:55 2>&1)
 echo "$actions"
 grep -qF "Pass r.Context() instead of context.Background()" <<<"$actions" || fail "quick fix not offered"
 mkdir -p "$W/repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} cp --parents {} "$W/repo/"
-(cd "$W/repo" && "$G" codeaction -kind=quickfix -exec -write examples/checkout/checkout.go:46:35-46:55)
+(cd "$W/repo" && "$G" codeaction -kind=quickfix -exec -write examples/checkout/checkout.go:48:35-48:55)
 grep -qF 's.payments.Charge(r.Context(), user, total)' "$W/repo/examples/checkout/checkout.go" || fail "quick fix not applied"
 [ -z "$(gofmt -l "$W/repo/examples/checkout/checkout.go")" ] || fail "quick fix left checkout.go not gofmt-clean"
 

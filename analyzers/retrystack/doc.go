@@ -30,6 +30,8 @@ summaries, and reports:
 - ctxerr: an unbounded retry loop that nothing leaves once the call has
   failed, not even a done context: after cancellation it retries the
   context's error for ever;
+- open: a circuit breaker's call (gobreaker, the runtime's breaker) in a
+  retry loop that never looks for the breaker's open-circuit error;
 - body: a Client.Do in a retry loop that sends again a request built before
   it, whose body the first attempt consumed (no GetBody).
 

@@ -49,6 +49,7 @@ const (
 	categorySleep  = "sleep"
 	categoryCtx    = "ctxerr"
 	categoryBody   = "body"
+	categoryOpen   = "open"
 )
 
 func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
@@ -85,6 +86,14 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 				Pos:      l.Pos,
 				Category: categoryCtx,
 				Message:  fmt.Sprintf("retry loop around %s never leaves while the call fails, not even once ctx is done, so after cancellation it retries the context's error for ever; leave the loop when ctx.Err() is not nil", l.Callee),
+			})
+		}
+		if l.Breaker.IsValid() {
+			rep.Report(analysis.Diagnostic{
+				Pos:      l.Breaker,
+				Category: categoryOpen,
+				Message:  "retry loop retries a circuit breaker's call whatever it failed with, so it retries an open circuit, which rejects every attempt at once and is there to shed this load; leave the loop when the breaker says the circuit is open",
+				Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the call retried"}},
 			})
 		}
 		if l.Resent.IsValid() {

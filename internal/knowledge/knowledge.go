@@ -553,6 +553,21 @@ func ExecutorFrom(fullName string) (int, bool) {
 	return i, ok
 }
 
+// Breaker describes a circuit breaker's call: it runs the function it is
+// given unless the circuit is open, and then fails at once with one of
+// OpenErrors (full names of the package variables).
+type Breaker struct {
+	FuncArg    int
+	OpenErrors []string
+}
+
+// BreakerOf reports whether the named function is a circuit breaker's
+// call.
+func BreakerOf(fullName string) (Breaker, bool) {
+	b, ok := breakers[fullName]
+	return b, ok
+}
+
 // RetryOptionOf reports how the named function, an option or backoff
 // wrapper of a retry library, changes a layer's attempt count.
 func RetryOptionOf(fullName string) (RetryOption, bool) {
@@ -706,6 +721,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range executors {
+		seen[k] = true
+	}
+	for k := range breakers {
 		seen[k] = true
 	}
 	for k := range serves {

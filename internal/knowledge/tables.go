@@ -481,6 +481,14 @@ var retryPolicies = map[string]RetryPolicy{
 	"github.com/failsafe-go/failsafe-go/retrypolicy.NewWithDefaults":        {DefaultAttempts: 3},
 }
 
+// breakers are circuit breakers' calls, with the errors they fail with
+// while the circuit is open.
+var breakers = map[string]Breaker{
+	"(*github.com/sony/gobreaker.CircuitBreaker).Execute":           {FuncArg: 0, OpenErrors: []string{"github.com/sony/gobreaker.ErrOpenState", "github.com/sony/gobreaker.ErrTooManyRequests"}},
+	"(*github.com/sony/gobreaker/v2.CircuitBreaker[T any]).Execute": {FuncArg: 0, OpenErrors: []string{"github.com/sony/gobreaker/v2.ErrOpenState", "github.com/sony/gobreaker/v2.ErrTooManyRequests"}},
+	"(*github.com/resilvet/resilvet/runtime/breaker.Breaker).Do":    {FuncArg: 1, OpenErrors: []string{"github.com/resilvet/resilvet/runtime/breaker.ErrOpen"}},
+}
+
 // executors make an executor from policies given from the argument of
 // that index on.
 var executors = map[string]int{

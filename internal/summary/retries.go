@@ -296,6 +296,17 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		}
 		return []candidate{{layers: layers, sub: sub, at: subAt}}
 	}
+	if br, ok := knowledge.BreakerOf(calleeName(c)); ok {
+		// A breaker runs what it is given once: its layers are the call's.
+		sub, subAt, remote := e.funcValueChain(argOf(c, br.FuncArg))
+		if !remote {
+			return nil
+		}
+		if !subAt.IsValid() {
+			subAt = at
+		}
+		return []candidate{{sub: sub, at: subAt}}
+	}
 	var out []candidate
 	s := e.retriesOf(c)
 	if s == nil {
@@ -468,6 +479,10 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 		} else {
 			add(argOf(c, l.FuncArg), around, -1)
 		}
+		return params
+	}
+	if br, ok := knowledge.BreakerOf(calleeName(c)); ok {
+		add(argOf(c, br.FuncArg), around, -1)
 		return params
 	}
 	if s := e.retriesOf(c); s != nil {
@@ -797,6 +812,11 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 			return true // a retrying client's request
 		}
 		_, _, remote := e.funcValueChain(argOf(c, l.FuncArg))
+		return remote
+	}
+	if br, ok := knowledge.BreakerOf(name); ok {
+		// A breaker runs what it is given.
+		_, _, remote := e.funcValueChain(argOf(c, br.FuncArg))
 		return remote
 	}
 	s := e.retriesOf(c)

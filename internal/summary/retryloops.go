@@ -69,6 +69,12 @@ type RetryLoop struct {
 	// the failure path, no check of the context's Done or Err. Once the
 	// context is done, the loop retries its error for ever.
 	Forever bool
+	// Breaker is a circuit breaker's call in the loop when the loop never
+	// looks for the error the breaker fails with while open
+	// (gobreaker.ErrOpenState, the runtime's breaker.ErrOpen): it retries
+	// an open circuit, which rejects every attempt at once. NoPos
+	// otherwise.
+	Breaker token.Pos
 	// Resent is a Client.Do in the loop that sends again a request built
 	// before it, whose body an attempt consumes (an io.Reader other than
 	// the ones http.NewRequest can rewind, no GetBody set): the retry
@@ -109,6 +115,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			rl.Forever = true
 		}
 		rl.Resent = resentBody(l)
+		rl.Breaker = openCircuitRetried(l)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
 			continue // one attempt: a layer that retries nothing
@@ -839,4 +846,35 @@ func rewoundIn(l *loop) bool {
 		}
 	}
 	return false
+}
+
+// openCircuitRetried returns the first circuit breaker's call in l's body
+// when nothing in the body looks at the errors it fails with while open.
+func openCircuitRetried(l *loop) token.Pos {
+	var call *ssa.Call
+	var open []string
+	mentioned := map[string]bool{}
+	for b := range l.body {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				if br, ok := knowledge.BreakerOf(calleeName(instr.Common())); ok && (call == nil || instr.Pos() < call.Pos()) {
+					call, open = instr, br.OpenErrors
+				}
+			case *ssa.UnOp:
+				if g, ok := instr.X.(*ssa.Global); ok && instr.Op == token.MUL && g.Pkg != nil {
+					mentioned[g.Pkg.Pkg.Path()+"."+g.Name()] = true
+				}
+			}
+		}
+	}
+	if call == nil {
+		return token.NoPos
+	}
+	for _, name := range open {
+		if mentioned[name] {
+			return token.NoPos
+		}
+	}
+	return call.Pos()
 }

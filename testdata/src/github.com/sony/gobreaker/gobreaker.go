@@ -1,0 +1,19 @@
+// Package gobreaker is a stub of github.com/sony/gobreaker for tests.
+package gobreaker
+
+import "errors"
+
+var (
+	ErrTooManyRequests = errors.New("too many requests")
+	ErrOpenState       = errors.New("circuit breaker is open")
+)
+
+type Settings struct{ Name string }
+
+type CircuitBreaker struct{ name string }
+
+func NewCircuitBreaker(st Settings) *CircuitBreaker { return &CircuitBreaker{name: st.Name} }
+
+func (cb *CircuitBreaker) Execute(req func() (interface{}, error)) (interface{}, error) {
+	return req()
+}
