@@ -34,4 +34,3 @@ func (c *Client) Post(url, bodyType string, body any) (*http.Response, error) {
 	return nil, nil
 }
 func (c *Client) StandardClient() *http.Client { return nil }
-
