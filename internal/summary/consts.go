@@ -109,3 +109,24 @@ func (e *engine) listedConsts(v ssa.Value) []constant.Value {
 	}
 	return out
 }
+
+// intArg returns a call's integer argument i when it is a constant.
+func (e *engine) intArg(c *ssa.CallCommon, i int) (int64, bool) {
+	v := argOf(c, i)
+	if v == nil {
+		return 0, false
+	}
+	return e.intOf(v)
+}
+
+// intOf returns v's value when it is an integer constant.
+func (e *engine) intOf(v ssa.Value) (int64, bool) {
+	k, ok := e.constOf(v)
+	if !ok {
+		return 0, false
+	}
+	if k.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(k)
+}

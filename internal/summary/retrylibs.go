@@ -1,0 +1,386 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// Library layers, the retry module's knowledge of retry libraries at the
+// call: which calls are layers (the knowledge tables, patterns checked
+// against the signature), and the attempts the arguments give them: a
+// backoff value and its wrappers, variadic options, resilvet's runtime
+// policy literal, a retrying client's retries field or constructor
+// options, and an executor's retry policies followed back through their
+// builders.
+
+// libraryLink describes a library layer at call c, with its attempts
+// from the options given; false when the options disable it (one
+// attempt).
+func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryLayer) (chainLink, bool) {
+	attempts := times(l.DefaultAttempts)
+	if l.DefaultAttempts == 0 {
+		attempts = timesUnbounded
+	}
+	nested := false
+	switch {
+	case l.Policy:
+		attempts, nested = e.policyAttempts(argOf(c, l.OptionsFrom), attempts)
+	case l.RetriesField != "":
+		attempts = e.clientAttempts(argOf(c, -1), l.RetriesField, attempts)
+	case l.OptionsField != "":
+		attempts = e.constructorAttempts(argOf(c, -1), l.OptionsField, attempts)
+	case l.Policies:
+		attempts = e.executorAttempts(argOf(c, -1))
+	case l.OptionsFrom >= 0:
+		for i := l.OptionsFrom; ; i++ {
+			v := argOf(c, i)
+			if v == nil {
+				break
+			}
+			if t, ok := e.optionAttempts(v); ok {
+				attempts = t
+			}
+		}
+	}
+	if attempts == 1 {
+		return chainLink{}, false
+	}
+	link := chainLink{RetryLink: RetryLink{
+		What:     libraryName(c),
+		Func:     funcDisplay(info.fn),
+		At:       analysisutil.ShortPos(e.pass.Fset, c.Pos()),
+		Attempts: int(attempts),
+		Runtime:  l.YieldsWhenNested,
+		Nested:   nested,
+		Client:   l.FuncArg < 0,
+	}, pos: c.Pos()}
+	return link, true
+}
+
+// libraryName is a library layer's name as messages show it
+// ("backoff.Retry", "retryablehttp.Client.Do").
+func libraryName(c *ssa.CallCommon) string {
+	f := calleeFunc(c)
+	if f == nil {
+		return "retry"
+	}
+	name := f.Pkg().Name() + "." + f.Name()
+	if sig, ok := f.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			name = f.Pkg().Name() + "." + n.Obj().Name() + "." + f.Name()
+		}
+	}
+	return name
+}
+
+// optionAttempts returns the attempts an option argument sets: a call of
+// an option of the table, a backoff wrapper, or the variadic slice of
+// options (the last one that sets a count wins).
+func (e *engine) optionAttempts(v ssa.Value) (times, bool) {
+	switch v := v.(type) {
+	case *ssa.Call:
+		o, ok := knowledge.RetryOptionOf(calleeName(&v.Call))
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case o.Unbounded:
+			return timesUnbounded, true
+		case o.PassThrough:
+			return e.optionAttempts(argOf(&v.Call, o.Arg))
+		}
+		n, ok := e.intArg(&v.Call, o.Arg)
+		if !ok {
+			return timesUnknown, true
+		}
+		n += int64(o.Add)
+		if n <= 0 && o.ZeroUnbounded && o.Add == 0 {
+			return timesUnbounded, true
+		}
+		return attemptsOf(n), true
+	case *ssa.MakeInterface:
+		return e.optionAttempts(v.X)
+	case *ssa.ChangeInterface:
+		return e.optionAttempts(v.X)
+	case *ssa.Slice:
+		arr, ok := v.X.(*ssa.Alloc)
+		if !ok || arr.Referrers() == nil {
+			return 0, false
+		}
+		var out times
+		found := false
+		for _, r := range *arr.Referrers() {
+			ia, ok := r.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, rr := range *ia.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+					if t, ok := e.optionAttempts(st.Val); ok {
+						out, found = t, true
+					}
+				}
+			}
+		}
+		return out, found
+	}
+	return 0, false
+}
+
+// policyAttempts reads a runtime policy's MaxAttempts (0: the default)
+// and AllowNested where the policy is a literal of this package (a
+// local, or a package variable this package alone writes).
+func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+		return def, false
+	}
+	alloc := literalOf(e, v)
+	if alloc == nil {
+		return timesUnknown, false
+	}
+	attempts, nested := def, false
+	for _, st := range fieldStores(alloc) {
+		switch st.field {
+		case "MaxAttempts":
+			if n, ok := e.intOf(st.val); ok {
+				if n > 0 {
+					attempts = attemptsOf(n)
+				}
+			} else {
+				attempts = timesUnknown
+			}
+		case "AllowNested":
+			if k, ok := e.constOf(st.val); ok && k.String() == "true" {
+				nested = true
+			}
+		}
+	}
+	return attempts, nested
+}
+
+// clientAttempts reads a retrying client's retries field (RetryMax) where
+// the client is made in this package from the library's constructor or
+// a literal: its default unless a constant is stored there.
+func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
+	alloc := literalOf(e, v)
+	if alloc == nil {
+		if call, ok := v.(*ssa.Call); ok && calleeFunc(&call.Call) != nil && calleeFunc(&call.Call).Name() == "NewClient" {
+			alloc = call
+		} else {
+			return timesUnknown
+		}
+	}
+	attempts := def
+	if _, lit := alloc.(*ssa.Alloc); lit {
+		attempts = 1 // a literal's RetryMax is 0 unless set
+	}
+	for _, st := range fieldStores(alloc) {
+		if st.field != field {
+			continue
+		}
+		n, ok := e.intOf(st.val)
+		if !ok {
+			return timesUnknown
+		}
+		attempts = attemptsOf(n + 1)
+	}
+	return attempts
+}
+
+// literalOf returns the allocation a pointer value comes from: a local
+// composite literal or constructor call, or the single value stored in a
+// package variable or field this package alone writes.
+func literalOf(e *engine, v ssa.Value) ssa.Value {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return x
+		case *ssa.Call:
+			return x
+		case *ssa.UnOp:
+			fv := loadedVar(x)
+			if fv == nil || !e.soleWriter(fv) || len(e.stores[fv]) != 1 {
+				return nil
+			}
+			v = e.stores[fv][0]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+type fieldStore struct {
+	field string
+	val   ssa.Value
+}
+
+// fieldStores lists the stores into fields of the value a literal or
+// constructor made (p.MaxAttempts = 5, or a literal's fields).
+func fieldStores(v ssa.Value) []fieldStore {
+	var out []fieldStore
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != v {
+			continue
+		}
+		st, ok := structOf(fa.X.Type())
+		if !ok {
+			continue
+		}
+		name := st.Field(fa.Field).Name()
+		for _, rr := range *fa.Referrers() {
+			if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
+				out = append(out, fieldStore{name, s.Val})
+			}
+		}
+	}
+	return out
+}
+
+// retryLayerOf returns the retry layer a call is, from the knowledge
+// tables: a pattern's method counts only when it takes a context first
+// (go-redis's commands, not its Options or Close).
+func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
+	name := calleeName(c)
+	if c.IsInvoke() {
+		name = c.Method.Origin().FullName() // generic executors by their origin
+	}
+	l, ok := knowledge.RetryLayerOf(name)
+	if !ok {
+		return l, false
+	}
+	if knowledge.RetryLayerPattern(name) {
+		sig := c.Signature()
+		if sig.Params().Len() == 0 || !analysisutil.IsContext(sig.Params().At(0).Type()) {
+			return l, false
+		}
+	}
+	return l, true
+}
+
+// constructorAttempts reads the retries a client was made with, from the
+// options literal given to its constructor in this package
+// (redis.NewClient(&redis.Options{MaxRetries: 5})): the field's value
+// plus one, the default when it is 0 or not set, one attempt for -1.
+func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times {
+	made, ok := literalOf(e, v).(*ssa.Call)
+	if !ok || len(made.Call.Args) == 0 {
+		return timesUnknown
+	}
+	opts := literalOf(e, made.Call.Args[0])
+	if opts == nil {
+		return timesUnknown
+	}
+	attempts := def
+	for _, st := range fieldStores(opts) {
+		if st.field != field {
+			continue
+		}
+		n, ok := e.intOf(st.val)
+		switch {
+		case !ok:
+			return timesUnknown
+		case n < 0:
+			attempts = 1
+		case n > 0:
+			attempts = attemptsOf(n + 1)
+		}
+	}
+	return attempts
+}
+
+// executorAttempts returns the attempts an executor makes: the product of
+// its retry policies' counts (failsafe.With(retryPolicy, breaker)), one
+// when it has none, unknown when a policy or the executor cannot be
+// followed.
+func (e *engine) executorAttempts(v ssa.Value) times {
+	for range 8 {
+		made, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+		if !ok {
+			return timesUnknown
+		}
+		c := made.Common()
+		if c.IsInvoke() {
+			v = c.Value // WithContext and the listeners return the executor
+			continue
+		}
+		from, ok := knowledge.ExecutorFrom(calleeName(c))
+		if !ok {
+			return timesUnknown
+		}
+		attempts := times(1)
+		for i := from; i < len(c.Args); i++ {
+			policies, ok := sliceElems(c.Args[i], map[ssa.Value]bool{})
+			if !ok {
+				return timesUnknown
+			}
+			for _, p := range policies {
+				if n, ok := e.policyCount(p); ok {
+					attempts = attempts.mul(n)
+				}
+			}
+		}
+		return attempts
+	}
+	return timesUnknown
+}
+
+// policyCount returns the attempts of a retry policy, walking its
+// builder's calls back to its constructor; false when the value is not a
+// retry policy (a circuit breaker, a timeout).
+func (e *engine) policyCount(v ssa.Value) (times, bool) {
+	built, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+	if !ok {
+		return timesUnknown, false
+	}
+	name := calleeName(built.Common())
+	if built.Common().IsInvoke() {
+		name = built.Common().Method.Origin().FullName()
+	}
+	p, ok := knowledge.RetryPolicyOf(name)
+	if !ok {
+		return 0, false
+	}
+	if !built.Common().IsInvoke() {
+		return times(p.DefaultAttempts), true
+	}
+	b := built.Common().Value
+	for range 16 {
+		call, ok := stripIface(b).(*ssa.Call)
+		if !ok {
+			return timesUnknown, true
+		}
+		c := call.Common()
+		if !c.IsInvoke() {
+			return times(p.DefaultAttempts), true // the builder's constructor
+		}
+		switch c.Method.Name() {
+		case p.Retries, p.Attempts:
+			n, ok := e.intArg(c, 0)
+			switch {
+			case !ok:
+				return timesUnknown, true
+			case n < 0:
+				return timesUnbounded, true
+			case c.Method.Name() == p.Retries:
+				return attemptsOf(n + 1), true
+			}
+			return attemptsOf(n), true
+		}
+		b = c.Value
+	}
+	return timesUnknown, true
+}
