@@ -155,14 +155,16 @@ func nested(n *summary.RetryNest) analysis.Diagnostic {
 	var inner []string
 	for i, l := range n.Inner {
 		s := ""
-		if l.Func == n.Func {
+		if l.Func == n.Func || l.Client {
+			// A layer of this function, or a client's own: named by
+			// itself.
 			inner = append(inner, fmt.Sprintf("%s (%s)", l.What, attempts(l.Attempts)))
 			continue
 		}
 		if i == 0 || l.Func != n.Inner[i-1].Func {
 			s = l.Func + ", which retries "
 		} else {
-			s = "again "
+			s = "and again "
 		}
 		s += times(l.Attempts)
 		if l.What != "retry loop" {

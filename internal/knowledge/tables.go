@@ -508,6 +508,9 @@ var retryLayerPatterns = []struct {
 	{"(*github.com/redis/go-redis/v9.ClusterClient).", "(*github.com/redis/go-redis/v9.ClusterClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	{"(*github.com/redis/go-redis/v9.Ring).", "(*github.com/redis/go-redis/v9.Ring).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	{"(github.com/redis/go-redis/v9.Cmdable).", "(github.com/redis/go-redis/v9.Cmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	// A Client's commands are methods of the func types it embeds.
+	{"(github.com/redis/go-redis/v9.cmdable).", "(github.com/redis/go-redis/v9.cmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	{"(github.com/redis/go-redis/v9.statefulCmdable).", "(github.com/redis/go-redis/v9.statefulCmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	{"(github.com/redis/go-redis/v9.UniversalClient).", "(github.com/redis/go-redis/v9.UniversalClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	// AWS SDK v2: the standard retryer makes 3 attempts of every
 	// operation (RetryMaxAttempts in the config; not read here).

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -64,6 +65,9 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 // libraryName is a library layer's name as messages show it
 // ("backoff.Retry", "retryablehttp.Client.Do").
 func libraryName(c *ssa.CallCommon) string {
+	if name, ok := promotedName(c); ok {
+		return name
+	}
 	f := calleeFunc(c)
 	if f == nil {
 		return "retry"
@@ -276,6 +280,15 @@ func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
 // (redis.NewClient(&redis.Options{MaxRetries: 5})): the field's value
 // plus one, the default when it is 0 or not set, one attempt for -1.
 func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// A command of a func type the client embeds (go-redis's
+		// cmdable): the client is what the field is loaded from.
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			if st, ok := structOf(fa.X.Type()); ok && st.Field(fa.Field).Embedded() {
+				v = fa.X
+			}
+		}
+	}
 	made, ok := literalOf(e, v).(*ssa.Call)
 	if !ok || len(made.Call.Args) == 0 {
 		return timesUnknown
@@ -383,4 +396,43 @@ func (e *engine) policyCount(v ssa.Value) (times, bool) {
 		b = c.Value
 	}
 	return timesUnknown, true
+}
+
+// promotedName names a method called through a field the receiver embeds
+// by the type the code calls it on (rdb.Get, go-redis's cmdable.Get, is
+// "redis.Client.Get"), as the code reads.
+func promotedName(c *ssa.CallCommon) (string, bool) {
+	f := calleeFunc(c)
+	if c.IsInvoke() || f == nil || len(c.Args) == 0 {
+		return "", false
+	}
+	ld, ok := c.Args[0].(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return "", false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	st, ok := structOf(fa.X.Type())
+	if !ok || !st.Field(fa.Field).Embedded() {
+		return "", false
+	}
+	t := fa.X.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return "", false
+	}
+	return n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + f.Name(), true
+}
+
+// retryCallName names a call as retrystack's messages show it.
+func retryCallName(c *ssa.CallCommon) string {
+	if name, ok := promotedName(c); ok {
+		return name
+	}
+	return calleeDisplay(c)
 }

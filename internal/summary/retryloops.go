@@ -57,7 +57,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: calleeDisplay(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common()), Remote: e.bodyRemote(l) || calledValue(call.Common())}
+		rl := &RetryLoop{Pos: call.Pos(), Callee: retryCallName(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common()), Remote: e.bodyRemote(l) || calledValue(call.Common())}
 		e.describeWaits(info, l, rl)
 		if n == timesUnbounded && hasContext(info.fn) && len(exitEdges(l, failed)) == 0 && !checksContext(l) {
 			rl.Forever = true

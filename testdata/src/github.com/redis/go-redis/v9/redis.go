@@ -1,4 +1,6 @@
-// Package redis is a stub of github.com/redis/go-redis/v9 for tests.
+// Package redis is a stub of github.com/redis/go-redis/v9 for tests. As in
+// the real package, a Client's commands are methods of the cmdable func
+// type it embeds.
 package redis
 
 import (
@@ -11,6 +13,8 @@ type Options struct {
 	MaxRetries  int
 	DialTimeout time.Duration
 }
+
+type Cmder interface{ Err() error }
 
 type StringCmd struct{}
 
@@ -31,17 +35,32 @@ type Cmdable interface {
 	Get(ctx context.Context, key string) *StringCmd
 	Set(ctx context.Context, key string, value any, expiration time.Duration) *StatusCmd
 	Incr(ctx context.Context, key string) *IntCmd
+	Ping(ctx context.Context) *StatusCmd
 }
 
-type Client struct{ opt *Options }
+type cmdable func(ctx context.Context, cmd Cmder) error
 
-func NewClient(opt *Options) *Client { return &Client{opt: opt} }
-
-func (c *Client) Get(ctx context.Context, key string) *StringCmd { return &StringCmd{} }
-func (c *Client) Set(ctx context.Context, key string, value any, expiration time.Duration) *StatusCmd {
+func (c cmdable) Get(ctx context.Context, key string) *StringCmd { return &StringCmd{} }
+func (c cmdable) Set(ctx context.Context, key string, value any, expiration time.Duration) *StatusCmd {
 	return &StatusCmd{}
 }
-func (c *Client) Incr(ctx context.Context, key string) *IntCmd { return &IntCmd{} }
-func (c *Client) Ping(ctx context.Context) *StatusCmd          { return &StatusCmd{} }
-func (c *Client) Close() error                                 { return nil }
+func (c cmdable) Incr(ctx context.Context, key string) *IntCmd { return &IntCmd{} }
+func (c cmdable) Ping(ctx context.Context) *StatusCmd          { return &StatusCmd{} }
+
+type baseClient struct{ opt *Options }
+
+func (c *baseClient) Close() error { return nil }
+
+type Client struct {
+	*baseClient
+	cmdable
+}
+
+func NewClient(opt *Options) *Client {
+	c := Client{baseClient: &baseClient{opt: opt}}
+	c.cmdable = c.Process
+	return &c
+}
+
+func (c *Client) Process(ctx context.Context, cmd Cmder) error { return nil }
 func (c *Client) Options() *Options                            { return c.opt }
