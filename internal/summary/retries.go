@@ -276,7 +276,7 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 	if !at.IsValid() {
 		at = c.Pos()
 	}
-	if l, ok := retryLayerOf(c); ok {
+	if l, ok := e.retryLayerAt(c); ok {
 		link, ok := e.libraryLink(info, c, l)
 		var layers retryChain
 		if ok {
@@ -472,7 +472,7 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 	if !c.IsInvoke() {
 		add(c.Value, around, e.loopCountParam(info, instr.Block()))
 	}
-	if l, ok := retryLayerOf(c); ok && l.FuncArg >= 0 {
+	if l, ok := e.retryLayerAt(c); ok && l.FuncArg >= 0 {
 		if link, ok := e.libraryLink(info, c, l); ok {
 			add(argOf(c, l.FuncArg), concat(around, retryChain{link}), -1)
 		} else {

@@ -271,6 +271,23 @@ func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
 		if sig.Params().Len() == 0 || !analysisutil.IsContext(sig.Params().At(0).Type()) {
 			return l, false
 		}
+		if f := calleeFunc(c); f != nil && !f.Exported() {
+			return l, false // the client's own plumbing, not a command
+		}
+	}
+	return l, true
+}
+
+// retryLayerAt returns the retry layer a call is, except in the library
+// that implements it: inside go-redis, a loop around its own Process is
+// how MaxRetries is kept, not a layer on top of it.
+func (e *engine) retryLayerAt(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
+	l, ok := retryLayerOf(c)
+	if !ok {
+		return l, false
+	}
+	if f := calleeFunc(c); f != nil && f.Pkg() == e.pass.Pkg {
+		return l, false
 	}
 	return l, true
 }
