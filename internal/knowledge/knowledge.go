@@ -553,6 +553,21 @@ func ExecutorFrom(fullName string) (int, bool) {
 	return i, ok
 }
 
+// GRPCDialOf reports whether the named function dials a gRPC connection,
+// and the index of its first dial option.
+func GRPCDialOf(fullName string) (int, bool) {
+	i, ok := grpcDials[fullName]
+	return i, ok
+}
+
+// GRPCRetryInterceptorOf reports whether the named function builds a gRPC
+// client interceptor that retries, and how many attempts it makes with no
+// option (its options are RetryOptionOf's, from its first argument on).
+func GRPCRetryInterceptorOf(fullName string) (int, bool) {
+	n, ok := grpcRetryInterceptors[fullName]
+	return n, ok
+}
+
 // Breaker describes a circuit breaker's call: it runs the function it is
 // given unless the circuit is open, and then fails at once with one of
 // OpenErrors (full names of the package variables).
@@ -724,6 +739,12 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range breakers {
+		seen[k] = true
+	}
+	for k := range grpcDials {
+		seen[k] = true
+	}
+	for k := range grpcRetryInterceptors {
 		seen[k] = true
 	}
 	for k := range serves {

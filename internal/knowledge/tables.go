@@ -481,6 +481,23 @@ var retryPolicies = map[string]RetryPolicy{
 	"github.com/failsafe-go/failsafe-go/retrypolicy.NewWithDefaults":        {DefaultAttempts: 3},
 }
 
+// grpcDials dial a gRPC connection, with the index of their first dial
+// option: the retry module reads a retry service config or a retry
+// interceptor there.
+var grpcDials = map[string]int{
+	"google.golang.org/grpc.NewClient":   1,
+	"google.golang.org/grpc.Dial":        1,
+	"google.golang.org/grpc.DialContext": 2,
+}
+
+// grpcRetryInterceptors build client interceptors that retry, with their
+// attempts when no option is given: go-grpc-middleware's retry makes no
+// retry unless WithMax says how many.
+var grpcRetryInterceptors = map[string]int{
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.UnaryClientInterceptor": 1,
+	"github.com/grpc-ecosystem/go-grpc-middleware/retry.UnaryClientInterceptor":                 1,
+}
+
 // breakers are circuit breakers' calls, with the errors they fail with
 // while the circuit is open.
 var breakers = map[string]Breaker{
@@ -533,6 +550,9 @@ var retryOptions = map[string]RetryOption{
 	"github.com/cenkalti/backoff/v4.WithMaxRetries": {Arg: 1, Add: 1},
 	"github.com/cenkalti/backoff/v4.WithContext":    {Arg: 0, PassThrough: true},
 	"github.com/cenkalti/backoff/v5.WithMaxTries":   {Arg: 0, ZeroUnbounded: true},
+	// go-grpc-middleware's retry interceptors: WithMax counts retries.
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.WithMax": {Arg: 0, Add: 1},
+	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},
 }
 
 // neverReturn are calls after which control does not continue: the

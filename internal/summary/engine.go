@@ -83,6 +83,9 @@ type engine struct {
 	transportTimeouts bool
 	// ifaceSums holds the claims of the package's interface methods.
 	ifaceSums map[*types.Func]*FuncSummary
+	// ifaceImpls lists, per interface method of the package, the
+	// implementations the package has (set by interfaceClaims).
+	ifaceImpls map[*types.Func][]*fnInfo
 	// stores lists, per struct field and package-level variable, every
 	// value the package stores there.
 	stores map[*types.Var][]ssa.Value

@@ -137,6 +137,7 @@ func (e *engine) retryClaims(order [][]*ssa.Function) {
 			e.retryClaim(e.local[fn])
 		}
 	}
+	e.interfaceRetries()
 	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
 	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
 }
@@ -275,6 +276,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 	at := instr.Pos()
 	if !at.IsValid() {
 		at = c.Pos()
+	}
+	if link, ok := e.grpcLayer(info, c); ok {
+		// A call on a connection dialled with retries.
+		return []candidate{{sub: retryChain{link}, at: at}}
 	}
 	if l, ok := e.retryLayerAt(c); ok {
 		link, ok := e.libraryLink(info, c, l)
@@ -523,6 +528,39 @@ func dropDisabled(c retryChain) retryChain {
 		}
 	}
 	return out
+}
+
+// interfaceRetries gives each interface method of the package the union
+// of its implementations' retry claims: outbound when one is, the path
+// with the most attempts. A generated gRPC client's interface carries its
+// Invoke to callers in other packages this way, so their loops around it
+// are retry layers.
+func (e *engine) interfaceRetries() {
+	for m, infos := range e.ifaceImpls {
+		var out *Retries
+		for _, info := range infos {
+			r := info.retry
+			if r == nil {
+				continue
+			}
+			if out == nil {
+				out = &Retries{}
+			}
+			out.Outbound = out.Outbound || r.Outbound
+			if len(r.Chain) > 0 && (len(out.Chain) == 0 || rank(times(r.Product)) > rank(times(out.Product))) {
+				out.Product, out.Chain = r.Product, r.Chain
+			}
+		}
+		if out == nil {
+			continue
+		}
+		s := e.ifaceSums[m]
+		if s == nil {
+			s = &FuncSummary{}
+			e.ifaceSums[m] = s
+		}
+		s.Retries = out
+	}
 }
 
 // doesRemote reports whether fn does outbound work on a remote peer,

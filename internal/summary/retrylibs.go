@@ -1,8 +1,11 @@
 package summary
 
 import (
+	"encoding/json"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -209,6 +212,8 @@ func literalOf(e *engine, v ssa.Value) ssa.Value {
 			return x
 		case *ssa.Call:
 			return x
+		case *ssa.Extract:
+			v = x.Tuple // conn, err := grpc.NewClient(…)
 		case *ssa.UnOp:
 			fv := loadedVar(x)
 			if fv == nil || !e.soleWriter(fv) || len(e.stores[fv]) != 1 {
@@ -452,4 +457,172 @@ func retryCallName(c *ssa.CallCommon) string {
 		return name
 	}
 	return calleeDisplay(c)
+}
+
+// grpcLayer returns the retry layer a gRPC call gets from the connection
+// it is made on, where the package dials that connection (a local, or a
+// field or package variable it alone writes): a retryPolicy in the
+// service config given to grpc.WithDefaultServiceConfig for the call's
+// service and method, or a retry interceptor (go-grpc-middleware's, with
+// WithMax). A connection dialled elsewhere is not followed.
+func (e *engine) grpcLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bool) {
+	conn, service, method := e.grpcTarget(c)
+	if conn == nil {
+		return chainLink{}, false
+	}
+	dial, ok := literalOf(e, stripIface(conn)).(*ssa.Call)
+	if !ok {
+		return chainLink{}, false
+	}
+	from, ok := knowledge.GRPCDialOf(calleeName(dial.Common()))
+	if !ok {
+		return chainLink{}, false
+	}
+	attempts, what := times(1), ""
+	for i := from; i < len(dial.Call.Args); i++ {
+		opts, ok := sliceElems(dial.Call.Args[i], map[ssa.Value]bool{})
+		if !ok {
+			continue
+		}
+		for _, o := range opts {
+			oc, ok := stripIface(o).(*ssa.Call)
+			if !ok {
+				continue
+			}
+			var interceptors []ssa.Value
+			switch calleeName(oc.Common()) {
+			case grpcPkg + ".WithDefaultServiceConfig":
+				if js, ok := e.constOf(oc.Call.Args[0]); ok && js.Kind() == constant.String {
+					if n := serviceConfigAttempts(constant.StringVal(js), service, method); n > 1 {
+						attempts, what = attempts.mul(times(n)), "the service config's retryPolicy"
+					}
+				}
+			case grpcPkg + ".WithUnaryInterceptor":
+				interceptors = oc.Call.Args
+			case grpcPkg + ".WithChainUnaryInterceptor":
+				interceptors, _ = sliceElems(oc.Call.Args[0], map[ssa.Value]bool{})
+			}
+			for _, ic := range interceptors {
+				call, ok := stripIface(ic).(*ssa.Call)
+				if !ok {
+					continue
+				}
+				n, ok := knowledge.GRPCRetryInterceptorOf(calleeName(call.Common()))
+				if !ok {
+					continue
+				}
+				count := times(n)
+				for _, a := range call.Call.Args {
+					if t, ok := e.optionAttempts(a); ok {
+						count = t
+					}
+				}
+				if count != 1 {
+					attempts, what = attempts.mul(count), "the retry interceptor"
+				}
+			}
+		}
+	}
+	if attempts == 1 {
+		return chainLink{}, false
+	}
+	return chainLink{RetryLink: RetryLink{
+		What:     what + " of the connection dialled at " + lineText(analysisutil.ShortPos(e.pass.Fset, dial.Pos())),
+		Func:     funcDisplay(info.fn),
+		At:       analysisutil.ShortPos(e.pass.Fset, dial.Pos()),
+		Attempts: int(attempts),
+		Client:   true,
+	}, pos: dial.Pos()}, true
+}
+
+// grpcTarget returns the connection a gRPC call is made on, with the
+// service and method it calls: ClientConn.Invoke with its method string
+// ("/shop.Orders/Get"), or a generated client's method, whose client was
+// made in this package from the connection (NewOrdersClient(conn)); the
+// service is then the client interface's name without "Client", matched
+// against the last element of the service config's names.
+func (e *engine) grpcTarget(c *ssa.CallCommon) (conn ssa.Value, service, method string) {
+	name := calleeName(c)
+	switch name {
+	case "(*" + grpcPkg + ".ClientConn).Invoke", "(" + grpcPkg + ".ClientConnInterface).Invoke":
+		cc, m := argOf(c, -1), argOf(c, 1)
+		if !c.IsInvoke() {
+			cc = c.Args[0]
+		}
+		if k, ok := e.constOf(m); ok && k.Kind() == constant.String {
+			parts := strings.Split(strings.TrimPrefix(constant.StringVal(k), "/"), "/")
+			if len(parts) == 2 {
+				return cc, parts[0], parts[1]
+			}
+		}
+		return cc, "", ""
+	}
+	if !c.IsInvoke() {
+		return nil, "", ""
+	}
+	made, ok := literalOf(e, stripIface(c.Value)).(*ssa.Call)
+	if !ok || len(made.Call.Args) != 1 || !isGRPCConn(made.Call.Args[0].Type()) {
+		return nil, "", ""
+	}
+	iface, ok := types.Unalias(c.Value.Type()).(*types.Named)
+	if !ok {
+		return nil, "", ""
+	}
+	return made.Call.Args[0], strings.TrimSuffix(iface.Obj().Name(), "Client"), c.Method.Name()
+}
+
+// isGRPCConn reports whether t is *grpc.ClientConn or
+// grpc.ClientConnInterface.
+func isGRPCConn(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == grpcPkg && (n.Obj().Name() == "ClientConn" || n.Obj().Name() == "ClientConnInterface")
+}
+
+// serviceConfigAttempts returns the maxAttempts of the retryPolicy that a
+// gRPC service config gives the service and method (grpc caps it at 5),
+// or 0. An empty name matches every method; a service given in full
+// ("shop.Orders") matches a short one ("Orders").
+func serviceConfigAttempts(js, service, method string) int {
+	var cfg struct {
+		MethodConfig []struct {
+			Name []struct {
+				Service string `json:"service"`
+				Method  string `json:"method"`
+			} `json:"name"`
+			RetryPolicy *struct {
+				MaxAttempts int `json:"maxAttempts"`
+			} `json:"retryPolicy"`
+		} `json:"methodConfig"`
+	}
+	if json.Unmarshal([]byte(js), &cfg) != nil {
+		return 0
+	}
+	best := 0
+	for _, mc := range cfg.MethodConfig {
+		if mc.RetryPolicy == nil || mc.RetryPolicy.MaxAttempts < 2 {
+			continue
+		}
+		for _, n := range mc.Name {
+			svc := n.Service
+			if !strings.Contains(service, ".") {
+				svc = svc[strings.LastIndexByte(svc, '.')+1:]
+			}
+			if n.Service != "" && svc != service || n.Method != "" && n.Method != method {
+				continue
+			}
+			best = max(best, min(mc.RetryPolicy.MaxAttempts, 5))
+		}
+	}
+	return best
+}
+
+// lineText trims the column from a file:line:col position.
+func lineText(at string) string {
+	if strings.Count(at, ":") >= 2 {
+		return at[:strings.LastIndexByte(at, ':')]
+	}
+	return at
 }

@@ -609,6 +609,9 @@ func capChain(c []Link) []Link {
 // generated gRPC client's interface carries its Invoke calls to callers
 // in other packages. It reports whether any claim was made.
 func (e *engine) interfaceClaims() bool {
+	if e.ifaceImpls == nil {
+		e.ifaceImpls = map[*types.Func][]*fnInfo{}
+	}
 	scope := e.pass.Pkg.Scope()
 	var impls []*types.TypeName
 	var ifaces []*types.TypeName
@@ -656,6 +659,7 @@ func (e *engine) interfaceClaims() bool {
 				if info == nil {
 					continue
 				}
+				e.ifaceImpls[m] = appendOnce(e.ifaceImpls[m], info)
 				for _, r := range info.reaches {
 					r.Chain = capChain(append([]Link{{Func: analysisutil.FuncName(impl), At: analysisutil.ShortPos(e.pass.Fset, impl.Pos())}}, r.Chain...))
 					sum.Reaches = addReach(sum.Reaches, r)
@@ -911,4 +915,13 @@ func migrates(callee string, chain []Link) bool {
 		}
 	}
 	return false
+}
+
+func appendOnce(infos []*fnInfo, info *fnInfo) []*fnInfo {
+	for _, i := range infos {
+		if i == info {
+			return infos
+		}
+	}
+	return append(infos, info)
 }

@@ -207,7 +207,7 @@ func (s *cacheStore) Load(_ context.Context, id string) (string, error) { // wan
 
 // Fetcher's implementation here uses its context for a request.
 type Fetcher interface {
-	Fetch(ctx context.Context, url string) error // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\)$`
+	Fetch(ctx context.Context, url string) error // want Fetch:`^reaches\(ctx0->http.Client.Do\) ctxIO\(0\) outbound$`
 }
 
 type httpFetcher struct{}

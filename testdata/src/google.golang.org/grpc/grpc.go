@@ -31,8 +31,11 @@ func (cc *ClientConn) NewStream(ctx context.Context, desc *StreamDesc, method st
 
 func (cc *ClientConn) Close() error { return nil }
 
-func NewClient(target string, opts ...DialOption) (*ClientConn, error)  { return &ClientConn{}, nil }
-func Dial(target string, opts ...DialOption) (*ClientConn, error)       { return &ClientConn{}, nil }
+func NewClient(target string, opts ...DialOption) (*ClientConn, error) { return &ClientConn{}, nil }
+func Dial(target string, opts ...DialOption) (*ClientConn, error)      { return &ClientConn{}, nil }
+func DialContext(ctx context.Context, target string, opts ...DialOption) (*ClientConn, error) {
+	return &ClientConn{}, nil
+}
 func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption          { return nil }
 func WithChainUnaryInterceptor(fs ...UnaryClientInterceptor) DialOption { return nil }
 func WithDefaultServiceConfig(s string) DialOption                      { return nil }

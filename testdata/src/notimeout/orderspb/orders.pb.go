@@ -13,7 +13,7 @@ type Order struct{ Id string }
 
 // OrdersClient is the client API for the Orders service.
 type OrdersClient interface {
-	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\)$`
+	GetOrder(ctx context.Context, in *GetOrderRequest, opts ...grpc.CallOption) (*Order, error) // want GetOrder:`^reaches\(ctx0->grpc.ClientConnInterface.Invoke unless conn-1\) ctxIO\(0\) outbound$`
 }
 
 type ordersClient struct {
