@@ -86,6 +86,9 @@ type engine struct {
 	// ifaceImpls lists, per interface method of the package, the
 	// implementations the package has (set by interfaceClaims).
 	ifaceImpls map[*types.Func][]*fnInfo
+	// ifaceRetries holds the retry claims of the package's interface
+	// methods (interfaceRetries).
+	ifaceRetries map[*types.Func]*Retries
 	// stores lists, per struct field and package-level variable, every
 	// value the package stores there.
 	stores map[*types.Var][]ssa.Value
@@ -143,6 +146,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		local:             map[*ssa.Function]*fnInfo{},
 		byObj:             map[*types.Func]*fnInfo{},
 		ifaceSums:         map[*types.Func]*FuncSummary{},
+		ifaceRetries:      map[*types.Func]*Retries{},
 		stores:            map[*types.Var][]ssa.Value{},
 		varMemo:           map[varKey]value{},
 		varBusy:           map[*types.Var]bool{},
@@ -206,6 +210,14 @@ func (e *engine) mergeInto(res *Result) {
 	}
 	for m, s := range e.ifaceSums {
 		res.local[m] = s
+	}
+	for m, r := range e.ifaceRetries {
+		s := res.local[m]
+		if s == nil {
+			s = &FuncSummary{}
+			res.local[m] = s
+		}
+		s.Retries = r
 	}
 	for _, fn := range e.funcs {
 		for _, instr := range e.local[fn].ix.calls {

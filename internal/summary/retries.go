@@ -532,7 +532,8 @@ func dropDisabled(c retryChain) retryChain {
 
 // interfaceRetries gives each interface method of the package the union
 // of its implementations' retry claims: outbound when one is, the path
-// with the most attempts. A generated gRPC client's interface carries its
+// with the most attempts. Kept apart from the other interface claims
+// (ifaceSums), which the other modules read for what they are about. A generated gRPC client's interface carries its
 // Invoke to callers in other packages this way, so their loops around it
 // are retry layers.
 func (e *engine) interfaceRetries() {
@@ -551,15 +552,9 @@ func (e *engine) interfaceRetries() {
 				out.Product, out.Chain = r.Product, r.Chain
 			}
 		}
-		if out == nil {
-			continue
+		if out != nil {
+			e.ifaceRetries[m] = out
 		}
-		s := e.ifaceSums[m]
-		if s == nil {
-			s = &FuncSummary{}
-			e.ifaceSums[m] = s
-		}
-		s.Retries = out
 	}
 }
 
