@@ -43,7 +43,8 @@ default; RetryMax) and resilvet's runtime retry.Do and DoValue (3 by default;
 MaxAttempts), whose layers make one attempt inside each other unless the inner
 policy sets AllowNested: they do not multiply and are not reported.
 failsafe-go executors count their retry policies; go-redis commands (4
-attempts, MaxRetries) and AWS SDK v2 operations (3) are layers of their own,
+attempts, MaxRetries), minio-go requests (10) and AWS SDK v2 operations (3)
+are layers of their own,
 and so are gRPC calls on a connection dialled in the package with a retry
 service config or go-grpc-middleware's retry interceptor (WithMax).
 

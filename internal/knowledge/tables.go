@@ -529,6 +529,9 @@ var retryLayerPatterns = []struct {
 	{"(github.com/redis/go-redis/v9.cmdable).", "(github.com/redis/go-redis/v9.cmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	{"(github.com/redis/go-redis/v9.statefulCmdable).", "(github.com/redis/go-redis/v9.statefulCmdable).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	{"(github.com/redis/go-redis/v9.UniversalClient).", "(github.com/redis/go-redis/v9.UniversalClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
+	// minio-go: every request of a Client is retried up to MaxRetry (10)
+	// times, a package variable nobody sets per client.
+	{"(*github.com/minio/minio-go/v7.Client).", "(*github.com/minio/minio-go/v7.Client).*", RetryLayer{DefaultAttempts: 10, FuncArg: -1, OptionsFrom: -1}},
 	// AWS SDK v2: the standard retryer makes 3 attempts of every
 	// operation (RetryMaxAttempts in the config; not read here).
 	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: -1}},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -92,4 +93,17 @@ func pause(ctx context.Context) {
 	case <-ctx.Done():
 	case <-time.After(time.Second):
 	}
+}
+
+// Stat retries a minio request, which minio-go retries 10 times itself.
+func Stat(ctx context.Context, mc *minio.Client, key string) (minio.ObjectInfo, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		var info minio.ObjectInfo
+		if info, err = mc.StatObject(ctx, "bucket", key, minio.StatObjectOptions{}); err == nil { // want `retry loop \(3 attempts\) wraps minio.Client.StatObject \(10 attempts\): up to 30 attempts per call`
+			return info, nil
+		}
+		pause(ctx)
+	}
+	return minio.ObjectInfo{}, err
 }
