@@ -67,8 +67,8 @@ python3 - "$W/out.sarif" <<'PY' || fail "bad SARIF"
 import json, sys
 s = json.load(open(sys.argv[1]))
 results = [r for run in s["runs"] for r in run["results"]]
-assert len(results) == 6, len(results)
+assert len(results) == 7, len(results)
 rules = sorted(r["ruleId"] for r in results)
-assert rules == ["ctxdrop"] * 4 + ["notimeout"] * 2, rules
+assert rules == ["ctxdrop"] * 4 + ["notimeout"] * 2 + ["retrystack"], rules
 PY
 echo "check-golangci: ok"
