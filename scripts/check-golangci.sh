@@ -40,7 +40,7 @@ for want in \
 	grep -qF "$want" <<<"$out" || fail "missing finding: $want"
 done
 [ "$(grep -c '(ctxdrop)$' <<<"$out")" -eq 4 ] || fail "want 4 findings under the ctxdrop linter"
-grep -qF "examples/checkout/checkout.go:92:35: retry loop (3 attempts) wraps recommend.Recent, which retries 3×" <<<"$out" || fail "missing the retrystack finding"
+grep -qF "examples/checkout/checkout.go:92:19: retry loop (3 attempts) wraps recommend.Recent, which retries 3×" <<<"$out" || fail "missing the retrystack finding"
 [ "$(grep -c '(retrystack)$' <<<"$out")" -eq 1 ] || fail "want 1 finding under the retrystack linter"
 
 # //nolint:ctxdrop silences exactly that line's ctxdrop finding; a nolint

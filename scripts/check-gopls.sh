@@ -24,7 +24,7 @@ for want in \
 	"checkout.go:62:17-" "call to recommend.ForUser drops the caller's context" \
 	"payments.go:48:14-" "http.NewRequest ignores the caller's context while ctx is available" \
 	"checkout.go:72:13-" "context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext" \
-	"checkout.go:92:35-" "retry loop (3 attempts) wraps recommend.Recent, which retries 3×"; do
+	"checkout.go:92:19-" "retry loop (3 attempts) wraps recommend.Recent, which retries 3×"; do
 	grep -qF "$want" <<<"$out" || fail "gopls check: missing $want"
 done
 

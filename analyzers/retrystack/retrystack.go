@@ -62,9 +62,18 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		return nil, nil
 	}
 	rep := report.New(pass, name, cfg.IncludeTests)
+	calls := callsByLparen(pass)
+	emit := func(d analysis.Diagnostic) {
+		// The engine knows calls by their opening parenthesis: report
+		// on the whole call, as editors underline it.
+		if call := calls[d.Pos]; call != nil {
+			d.Pos, d.End = call.Pos(), call.End()
+		}
+		rep.Report(d)
+	}
 	for _, n := range nests {
 		if reportable(n, cfg.MinProduct) {
-			rep.Report(nested(n))
+			emit(nested(n))
 		}
 	}
 	for _, l := range loops {
@@ -72,7 +81,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			continue
 		}
 		if !l.Waits && l.Direct && l.Attempts != 0 {
-			rep.Report(analysis.Diagnostic{
+			emit(analysis.Diagnostic{
 				Pos:      l.Pos,
 				Category: categoryHot,
 				Message:  fmt.Sprintf("retry loop around %s tries again at once, with no wait, so a failing dependency gets every attempt in a burst; wait between attempts with jittered backoff", l.Callee),
@@ -82,14 +91,14 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			continue // local work tried again
 		}
 		if l.Forever {
-			rep.Report(analysis.Diagnostic{
+			emit(analysis.Diagnostic{
 				Pos:      l.Pos,
 				Category: categoryCtx,
 				Message:  fmt.Sprintf("retry loop around %s never leaves while the call fails, not even once ctx is done, so after cancellation it retries the context's error for ever; leave the loop when ctx.Err() is not nil", l.Callee),
 			})
 		}
 		if l.Breaker.IsValid() {
-			rep.Report(analysis.Diagnostic{
+			emit(analysis.Diagnostic{
 				Pos:      l.Breaker,
 				Category: categoryOpen,
 				Message:  "retry loop retries a circuit breaker's call whatever it failed with, so it retries an open circuit, which rejects every attempt at once and is there to shed this load; leave the loop when the breaker says the circuit is open",
@@ -97,7 +106,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			})
 		}
 		if l.Resent.IsValid() {
-			rep.Report(analysis.Diagnostic{
+			emit(analysis.Diagnostic{
 				Pos:      l.Resent,
 				Category: categoryBody,
 				Message:  "retry loop sends a request built before it again, but the first attempt consumed its body (an io.Reader http.NewRequest cannot rewind, and no GetBody), so the retry sends an empty body; build the request inside the loop or set GetBody",
@@ -114,10 +123,24 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			if f := fileOf(pass, l.Sleep); f != nil && !l.Forever {
 				d.SuggestedFixes = sleepFix(pass, f, l.Sleep)
 			}
-			rep.Report(d)
+			emit(d)
 		}
 	}
 	return nil, nil
+}
+
+// callsByLparen maps the package's calls by their opening parenthesis.
+func callsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
+	out := map[token.Pos]*ast.CallExpr{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				out[c.Lparen] = c
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // fileOf returns the file of the package holding pos.

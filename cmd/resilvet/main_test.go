@@ -429,7 +429,7 @@ func TestExample(t *testing.T) {
 		"checkout/checkout.go:62:17: call to recommend.ForUser drops the caller's context: it makes its own context.Background()",
 		"recommend/recommend.go:41:15: http.Get uses http.DefaultClient, which has no timeout",
 		"checkout/checkout.go:72:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
-		"checkout/checkout.go:92:35: retry loop (3 attempts) wraps recommend.Recent, which retries 3× (recommend.go:56): up to 9 attempts per call; keep retries at one layer",
+		"checkout/checkout.go:92:19: retry loop (3 attempts) wraps recommend.Recent, which retries 3× (recommend.go:56): up to 9 attempts per call; keep retries at one layer",
 	} {
 		assert.Contains(t, r.stdout, w)
 	}

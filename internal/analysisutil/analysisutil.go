@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -202,7 +203,7 @@ func IsStd(pass *analysis.Pass) bool {
 	if strings.Contains(first, ".") || len(pass.Files) == 0 {
 		return false
 	}
-	goroot := build.Default.GOROOT
+	goroot := GOROOT()
 	if goroot == "" {
 		return false
 	}
@@ -217,7 +218,7 @@ func IsStd(pass *analysis.Pass) bool {
 // are common in services, and GOPATH-mode code has such paths too.
 func IsStdPath(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
-	if strings.Contains(first, ".") || path == "main" || build.Default.GOROOT == "" {
+	if strings.Contains(first, ".") || path == "main" || GOROOT() == "" {
 		return false
 	}
 	stdDirs.Lock()
@@ -225,11 +226,33 @@ func IsStdPath(path string) bool {
 	if v, ok := stdDirs.m[path]; ok {
 		return v
 	}
-	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	fi, err := os.Stat(filepath.Join(GOROOT(), "src", filepath.FromSlash(path)))
 	v := err == nil && fi.IsDir()
 	stdDirs.m[path] = v
 	return v
 }
+
+// GOROOT returns the Go root the analysed code's standard library comes
+// from: the build's own, or, in a binary built with -trimpath (a gopls or
+// golangci-lint build carries none), the go command's. Empty when neither
+// is known.
+func GOROOT() string {
+	gorootOnce.Do(func() {
+		goroot = build.Default.GOROOT
+		if goroot != "" {
+			return
+		}
+		if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+			goroot = strings.TrimSpace(string(out))
+		}
+	})
+	return goroot
+}
+
+var (
+	gorootOnce sync.Once
+	goroot     string
+)
 
 var stdDirs = struct {
 	sync.Mutex

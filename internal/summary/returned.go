@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 	"sort"
 
@@ -46,6 +47,12 @@ func (e *engine) addReturnedRoots(roots []*RootUse, ctxIface *types.Interface) [
 			}
 			idx := u.returned[0]
 			if res := u.Func.Signature.Results(); idx >= res.Len() || !analysisutil.IsContext(res.At(idx).Type()) {
+				continue
+			}
+			if returnsHeld(u.Func, idx) {
+				// A root only as the fallback for a context it holds
+				// ((*http.Request).Context: r.ctx, or Background when
+				// nil): its callers get the held one.
 				continue
 			}
 			makers[u.Func] = &ReturnedRoot{Index: idx, Root: u.Root, Bounded: u.Bounded}
@@ -125,4 +132,46 @@ func (e *engine) makerUse(call *ssa.Call, claim *ReturnedRoot, ctxIface *types.I
 	}
 	sort.SliceStable(u.Sinks, func(i, j int) bool { return u.Sinks[i].Pos < u.Sinks[j].Pos })
 	return u
+}
+
+// returnsHeld reports whether fn returns, as result idx on some path, a
+// context it holds or is given rather than one it makes: a field or a
+// variable's value, a parameter.
+func returnsHeld(fn *ssa.Function, idx int) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || idx >= len(ret.Results) {
+			continue
+		}
+		if held(ret.Results[idx], map[ssa.Value]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+func held(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	case *ssa.UnOp:
+		return v.Op == token.MUL
+	case *ssa.Field:
+		return true
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if held(e, seen) {
+				return true
+			}
+		}
+	case *ssa.ChangeInterface:
+		return held(v.X, seen)
+	case *ssa.MakeInterface:
+		return held(v.X, seen)
+	}
+	return false
 }

@@ -42,3 +42,15 @@ func OrDefault(ctx context.Context) context.Context { // want OrDefault:`^return
 	}
 	return ctx
 }
+
+// Request holds a context, as *http.Request does.
+type Request struct{ ctx context.Context }
+
+// Context returns the context it holds, and a root only as the fallback
+// when it holds none: no fresh context for its callers.
+func (r *Request) Context() context.Context {
+	if r.ctx != nil {
+		return r.ctx
+	}
+	return context.Background()
+}
