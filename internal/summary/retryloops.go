@@ -357,7 +357,8 @@ func exitEdges(l *loop, b *ssa.BasicBlock) map[edge]bool {
 // trip count, or the count at which an exit on a counter leaves it
 // (for attempt := 1; ; attempt++ { …; if attempt >= 5 { return err } });
 // unknown, with the parameter, when the counter is compared with a
-// value that is not a constant; unbounded when nothing counts.
+// value that is not a constant, or when the loop's condition is not a
+// count (for b.Ongoing()); unbounded when nothing counts.
 func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) (times, int) {
 	if l.trips > 0 {
 		return times(l.trips), -1
@@ -366,6 +367,11 @@ func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) (
 	for _, ex := range l.exits {
 		cmp, ok := ex.cond.(*ssa.BinOp)
 		if !ok {
+			if ex.from == l.header && ex.cond != nil {
+				// for b.Ongoing() { … }: a condition that is not a count
+				// decides how many rounds there are.
+				unknown = true
+			}
 			continue
 		}
 		op, x, y := cmp.Op, cmp.X, cmp.Y

@@ -278,3 +278,24 @@ func (p *pool) Dial(dial func(string) (string, error)) (string, error) {
 		p.drop(ep)
 	}
 }
+
+type backoffState struct{ ctx context.Context }
+
+func (b *backoffState) Ongoing() bool { return b.ctx.Err() == nil }
+func (b *backoffState) Wait()         { <-time.After(time.Second) }
+
+// Ongoing retries while a backoff's condition holds, which looks at the
+// context: its count is unknown, not unbounded, and it leaves.
+func (s *Service) Ongoing(ctx context.Context) error {
+	b := &backoffState{ctx: ctx}
+	var last error
+	for b.Ongoing() {
+		b.Wait()
+		if _, err := s.api.Lookup(ctx); err != nil {
+			last = err
+			continue
+		}
+		return nil
+	}
+	return last
+}
