@@ -210,10 +210,40 @@ func errorCall(l *loop, v ssa.Value) ssa.CallInstruction {
 		return nil
 	}
 	c := call.Common()
-	if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) || knowledge.Waits(calleeName(c)) {
+	if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) || knowledge.Waits(calleeName(c)) || streamed(c) {
 		return nil
 	}
 	return call
+}
+
+// streamed reports whether a call's error is a stream's: a message
+// received (Recv, RecvMsg, Receive), or the error an item delivered on a
+// channel carries (for resp := range cli.Watch(ctx, key) { resp.Err() }).
+// A loop going round on those consumes a stream, or restarts one that
+// ended (a supervisor): it does not try one operation again.
+func streamed(c *ssa.CallCommon) bool {
+	var name string
+	var recv ssa.Value
+	switch {
+	case c.IsInvoke():
+		name, recv = c.Method.Name(), c.Value
+	case c.Signature().Recv() != nil && len(c.Args) > 0:
+		if f := calleeFunc(c); f != nil {
+			name = f.Name()
+		}
+		recv = c.Args[0]
+	default:
+		return false
+	}
+	switch name {
+	case "Recv", "RecvMsg", "Receive":
+		return true
+	}
+	if ex, ok := recv.(*ssa.Extract); ok {
+		recv = ex.Tuple
+	}
+	u, ok := recv.(*ssa.UnOp)
+	return ok && u.Op == token.ARROW
 }
 
 func isErrorType(t types.Type) bool {

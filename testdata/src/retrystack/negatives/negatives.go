@@ -299,3 +299,43 @@ func (s *Service) Ongoing(ctx context.Context) error {
 	}
 	return last
 }
+
+type event struct{ err error }
+
+func (e event) Err() error { return e.err }
+
+// Watch restarts a watch whose channel ended with an error, and returns
+// when the callback says stop: a supervisor of a stream, not a retry.
+func (s *Service) Watch(ctx context.Context, watch func(context.Context) <-chan event, f func(event) bool) {
+outer:
+	for ctx.Err() == nil {
+		for ev := range watch(ctx) {
+			if err := ev.Err(); err != nil {
+				log.Print(err)
+				continue outer
+			}
+			if !f(ev) {
+				return
+			}
+		}
+	}
+}
+
+type stream interface {
+	Recv() (string, error)
+}
+
+// Consume reads a stream until the handler says stop, skipping bad
+// messages: the error is a message's.
+func Consume(st stream, handle func(string) bool) {
+	for {
+		msg, err := st.Recv()
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		if !handle(msg) {
+			return
+		}
+	}
+}
