@@ -239,6 +239,15 @@ func streamed(c *ssa.CallCommon) bool {
 	case "Recv", "RecvMsg", "Receive":
 		return true
 	}
+	if a, ok := recv.(*ssa.Alloc); ok && a.Referrers() != nil {
+		// A pointer method of a received struct: the value stored there.
+		for _, r := range *a.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+				recv = st.Val
+				break
+			}
+		}
+	}
 	if ex, ok := recv.(*ssa.Extract); ok {
 		recv = ex.Tuple
 	}

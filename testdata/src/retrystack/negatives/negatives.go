@@ -302,7 +302,7 @@ func (s *Service) Ongoing(ctx context.Context) error {
 
 type event struct{ err error }
 
-func (e event) Err() error { return e.err }
+func (e *event) Err() error { return e.err }
 
 // Watch restarts a watch whose channel ended with an error, and returns
 // when the callback says stop: a supervisor of a stream, not a retry.
