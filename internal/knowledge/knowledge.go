@@ -553,6 +553,15 @@ func ExecutorFrom(fullName string) (int, bool) {
 	return i, ok
 }
 
+// RetryingHTTPClientOf reports whether the named function returns an
+// *http.Client whose sends retry (retryablehttp's StandardClient): every
+// call made with that client is a layer, counted as the layer describes
+// (its RetriesField is the retrying client's, the call's receiver).
+func RetryingHTTPClientOf(fullName string) (RetryLayer, bool) {
+	l, ok := retryingHTTPClients[fullName]
+	return l, ok
+}
+
 // GRPCDialOf reports whether the named function dials a gRPC connection,
 // and the index of its first dial option.
 func GRPCDialOf(fullName string) (int, bool) {
@@ -742,6 +751,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range grpcDials {
+		seen[k] = true
+	}
+	for k := range retryingHTTPClients {
 		seen[k] = true
 	}
 	for k := range grpcRetryInterceptors {

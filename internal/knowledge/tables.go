@@ -481,6 +481,11 @@ var retryPolicies = map[string]RetryPolicy{
 	"github.com/failsafe-go/failsafe-go/retrypolicy.NewWithDefaults":        {DefaultAttempts: 3},
 }
 
+// retryingHTTPClients return an *http.Client whose transport retries.
+var retryingHTTPClients = map[string]RetryLayer{
+	"(*github.com/hashicorp/go-retryablehttp.Client).StandardClient": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+}
+
 // grpcDials dial a gRPC connection, with the index of their first dial
 // option: the retry module reads a retry service config or a retry
 // interceptor there.

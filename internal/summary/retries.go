@@ -281,6 +281,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		// A call on a connection dialled with retries.
 		return []candidate{{sub: retryChain{link}, at: at}}
 	}
+	if link, ok := e.httpClientLayer(info, c); ok {
+		// A send with a client whose transport retries.
+		return []candidate{{sub: retryChain{link}, at: at}}
+	}
 	if l, ok := e.retryLayerAt(c); ok {
 		link, ok := e.libraryLink(info, c, l)
 		var layers retryChain

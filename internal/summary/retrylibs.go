@@ -626,3 +626,35 @@ func lineText(at string) string {
 	}
 	return at
 }
+
+// httpClientLayer returns the retry layer of a call sending with an
+// *http.Client whose transport retries, where the client is made in this
+// package (c := retryablehttp.NewClient(); hc := c.StandardClient();
+// hc.Do(req)): the retrying client's attempts.
+func (e *engine) httpClientLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bool) {
+	switch calleeName(c) {
+	case "(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
+	default:
+		return chainLink{}, false
+	}
+	made, ok := literalOf(e, argOf(c, -1)).(*ssa.Call)
+	if !ok {
+		return chainLink{}, false
+	}
+	l, ok := knowledge.RetryingHTTPClientOf(calleeName(made.Common()))
+	if !ok {
+		return chainLink{}, false
+	}
+	def := times(l.DefaultAttempts)
+	attempts := e.clientAttempts(argOf(made.Common(), -1), l.RetriesField, def)
+	if attempts == 1 {
+		return chainLink{}, false
+	}
+	return chainLink{RetryLink: RetryLink{
+		What:     libraryName(made.Common()),
+		Func:     funcDisplay(info.fn),
+		At:       analysisutil.ShortPos(e.pass.Fset, made.Pos()),
+		Attempts: int(attempts),
+		Client:   true,
+	}, pos: made.Pos()}, true
+}

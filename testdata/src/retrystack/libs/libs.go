@@ -181,3 +181,19 @@ func RetryableOff(url string) error {
 	}
 	return err
 }
+
+// Standard sends with the *http.Client of a retrying client: its
+// transport retries RetryMax (2) times after the first attempt.
+func Standard(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 2
+	hc := rc.StandardClient()
+	var err error
+	for i := 0; i < 2; i++ {
+		if _, err = hc.Get(url); err == nil { // want `retry loop \(2 attempts\) wraps retryablehttp.Client.StandardClient \(3 attempts\): up to 6 attempts per call; the client already retries`
+			return nil
+		}
+		backoffWait(ctx, i)
+	}
+	return err
+}

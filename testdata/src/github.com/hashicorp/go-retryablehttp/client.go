@@ -33,4 +33,6 @@ func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
 func (c *Client) Post(url, bodyType string, body any) (*http.Response, error) {
 	return nil, nil
 }
-func (c *Client) StandardClient() *http.Client { return nil }
+
+// StandardClient returns an *http.Client whose transport retries.
+func (c *Client) StandardClient() *http.Client { return &http.Client{} }
