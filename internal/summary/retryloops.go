@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -503,9 +504,14 @@ func counterOf(e *engine, l *loop, v ssa.Value) (counter, bool) {
 // the exit is not taken within maxRounds rounds.
 func (c counter) runs(op token.Token, bound int64, leaveOn, pre bool) (int, bool) {
 	const maxRounds = 1 << 12
+	switch op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+	default:
+		return 0, false
+	}
 	v := c.start
 	for k := range maxRounds {
-		if compare(op, v+c.offset, bound) == leaveOn {
+		if constant.Compare(constant.MakeInt64(v+c.offset), op, constant.MakeInt64(bound)) == leaveOn {
 			if pre {
 				return k, true
 			}
@@ -514,24 +520,6 @@ func (c counter) runs(op token.Token, bound int64, leaveOn, pre bool) (int, bool
 		v += c.step
 	}
 	return 0, false
-}
-
-func compare(op token.Token, x, y int64) bool {
-	switch op {
-	case token.LSS:
-		return x < y
-	case token.LEQ:
-		return x <= y
-	case token.GTR:
-		return x > y
-	case token.GEQ:
-		return x >= y
-	case token.EQL:
-		return x == y
-	case token.NEQ:
-		return x != y
-	}
-	return false
 }
 
 // swapOp mirrors a comparison: x < y is y > x.
