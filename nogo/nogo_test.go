@@ -43,6 +43,8 @@ func TestExportedListCoversEveryAnalyzer(t *testing.T) {
 		}
 	}
 	assert.NotNil(t, nogonotimeout.Analyzer.Flags.Lookup("client-timeout"), "an analyzer's own options stay")
+	assert.NotNil(t, nogoretrystack.Analyzer.Flags.Lookup("min-product"), "retrystack's own option is its flag")
+	assert.Nil(t, nogonotimeout.Analyzer.Flags.Lookup("min-product"), "an analyzer has only its own options")
 }
 
 // TestOptionsSetAsAnalyzerFlags sets options the way nogo applies a
