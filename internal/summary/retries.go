@@ -6,8 +6,6 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
 // The retry claim module: which retry layers a call of a function goes
@@ -295,25 +293,11 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			// A retrying client's method: its attempts are the operation.
 			return []candidate{{sub: layers, at: at}}
 		}
-		sub, subAt, remote := e.funcValueChain(argOf(c, l.FuncArg))
+		sub, subAt, remote := e.runs(argOf(c, l.FuncArg), at)
 		if !remote {
 			return nil // a parameter (retriedParams), or local work
 		}
-		if !subAt.IsValid() {
-			subAt = at
-		}
 		return []candidate{{layers: layers, sub: sub, at: subAt}}
-	}
-	if br, ok := knowledge.BreakerOf(calleeName(c)); ok {
-		// A breaker runs what it is given once: its layers are the call's.
-		sub, subAt, remote := e.funcValueChain(argOf(c, br.FuncArg))
-		if !remote {
-			return nil
-		}
-		if !subAt.IsValid() {
-			subAt = at
-		}
-		return []candidate{{sub: sub, at: subAt}}
 	}
 	var out []candidate
 	s := e.retriesOf(c)
@@ -331,12 +315,9 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			}
 		}
 		layers = dropDisabled(layers)
-		sub, subAt, remote := e.funcValueChain(argOf(c, rp.Param))
+		sub, subAt, remote := e.runs(argOf(c, rp.Param), at)
 		if !remote {
 			continue
-		}
-		if !subAt.IsValid() {
-			subAt = at
 		}
 		out = append(out, candidate{layers: layers, sub: sub, at: subAt})
 	}
@@ -381,6 +362,17 @@ func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
 		return s.Retries
 	}
 	return nil
+}
+
+// runs returns what a call handing over a func value runs: its chain,
+// where the nest is reported (the closure's call into retrying code, or
+// at, the call itself), and whether it does outbound work.
+func (e *engine) runs(v ssa.Value, at token.Pos) (retryChain, token.Pos, bool) {
+	sub, subAt, remote := e.funcValueChain(v)
+	if !subAt.IsValid() {
+		subAt = at
+	}
+	return sub, subAt, remote
 }
 
 // funcValueChain returns the chain of the function a func value is (a
@@ -489,10 +481,6 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 		}
 		return params
 	}
-	if br, ok := knowledge.BreakerOf(calleeName(c)); ok {
-		add(argOf(c, br.FuncArg), around, -1)
-		return params
-	}
 	if s := e.retriesOf(c); s != nil {
 		for _, rp := range s.Params {
 			add(argOf(c, rp.Param), concat(around, fromLinks(rp.Chain)), -1)
@@ -536,10 +524,10 @@ func dropDisabled(c retryChain) retryChain {
 
 // interfaceRetries gives each interface method of the package the union
 // of its implementations' retry claims: outbound when one is, the path
-// with the most attempts. Kept apart from the other interface claims
-// (ifaceSums), which the other modules read for what they are about. A generated gRPC client's interface carries its
-// Invoke to callers in other packages this way, so their loops around it
-// are retry layers.
+// with the most attempts. A generated gRPC client's interface carries
+// its Invoke to callers in other packages this way, so their loops
+// around it are retry layers. Kept apart from the other interface claims
+// (ifaceSums), which the other modules read for what they are about.
 func (e *engine) interfaceRetries() {
 	for m, infos := range e.ifaceImpls {
 		var out *Retries
@@ -594,11 +582,6 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 			return true // a retrying client's request
 		}
 		_, _, remote := e.funcValueChain(argOf(c, l.FuncArg))
-		return remote
-	}
-	if br, ok := knowledge.BreakerOf(name); ok {
-		// A breaker runs what it is given.
-		_, _, remote := e.funcValueChain(argOf(c, br.FuncArg))
 		return remote
 	}
 	s := e.retriesOf(c)

@@ -261,11 +261,18 @@ func fieldStores(v ssa.Value) []fieldStore {
 
 // retryLayerOf returns the retry layer a call is, from the knowledge
 // tables: a pattern's method counts only when it takes a context first
-// (go-redis's commands, not its Options or Close).
+// (go-redis's commands, not its Options or Close); a circuit breaker's
+// call is a layer of one attempt around the function it runs.
 func retryLayerOf(c *ssa.CallCommon) (knowledge.RetryLayer, bool) {
 	name := calleeName(c)
 	if c.IsInvoke() {
 		name = c.Method.Origin().FullName() // generic executors by their origin
+	}
+	if br, ok := knowledge.BreakerOf(name); ok {
+		// A circuit breaker runs the function it is given once: a layer
+		// of one attempt, which adds nothing but carries what the
+		// function retries and whether it does outbound work.
+		return knowledge.RetryLayer{DefaultAttempts: 1, FuncArg: br.FuncArg, OptionsFrom: -1}, true
 	}
 	l, ok := knowledge.RetryLayerOf(name)
 	if !ok {
