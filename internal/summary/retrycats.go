@@ -3,7 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,28 +69,44 @@ type RetryLoop struct {
 // order.
 func (r *Result) RetryLoops() []*RetryLoop { r.ready(); return r.retryLoops }
 
-// describeWaits fills in what a retry loop's body does between rounds.
-func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
+// describeLoop describes a retry loop for retrystack's categories, in one
+// walk of its body: the call whose failure drives it, its count, and the
+// edge out of the failure branch's block (failed).
+func (e *engine) describeLoop(info *fnInfo, l *loop, call ssa.CallInstruction, failed *ssa.BasicBlock, n times) *RetryLoop {
+	c := call.Common()
+	rl := &RetryLoop{Pos: call.Pos(), Callee: retryCallName(c), Attempts: int(n), Direct: e.directRemote(c), Remote: calledValue(c)}
 	hasCtx := hasContext(info.fn)
-	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
-	for b := range l.body {
-		blocks = append(blocks, b)
-	}
-	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	checksCtx, rewound := false, false
+	var resend, breaker *ssa.Call
+	var openErrs []string
+	mentioned := map[string]bool{} // package variables the body reads
+	blocks := l.inOrder()
 	for _, b := range blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Select:
-				if instr.Blocking {
-					rl.Waits = true
-				}
+				rl.Waits = rl.Waits || instr.Blocking
 			case *ssa.UnOp:
-				if instr.Op != token.ARROW {
-					continue
+				switch instr.Op {
+				case token.ARROW:
+					rl.Waits = true
+					if call, ok := instr.X.(*ssa.Call); ok && calleeName(call.Common()) == "time.After" && hasCtx && !rl.Sleep.IsValid() && !e.briefWait(call.Call.Args[0]) {
+						rl.Sleep = instr.Pos()
+					}
+				case token.MUL:
+					if g, ok := instr.X.(*ssa.Global); ok && g.Pkg != nil {
+						mentioned[g.Pkg.Pkg.Path()+"."+g.Name()] = true
+					}
 				}
-				rl.Waits = true
-				if call, ok := instr.X.(*ssa.Call); ok && calleeName(call.Common()) == "time.After" && hasCtx && !rl.Sleep.IsValid() && !e.briefWait(call.Call.Args[0]) {
-					rl.Sleep = instr.Pos()
+			case *ssa.BinOp:
+				checksCtx = checksCtx || isContextError(instr.X) || isContextError(instr.Y)
+			case *ssa.Store:
+				// Setting a request's Body or GetBody rewinds it.
+				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok {
+					if st, ok := structOf(fa.X.Type()); ok {
+						name := st.Field(fa.Field).Name()
+						rewound = rewound || name == "Body" || name == "GetBody"
+					}
 				}
 			case ssa.CallInstruction:
 				c := instr.Common()
@@ -98,12 +114,54 @@ func (e *engine) describeWaits(info *fnInfo, l *loop, rl *RetryLoop) {
 				if name == "time.Sleep" && hasCtx && !rl.Sleep.IsValid() && !e.briefWait(c.Args[0]) {
 					rl.Sleep = c.Pos()
 				}
-				if knowledge.Waits(name) || waitName(c) || e.calleeBlocks(c) {
-					rl.Waits = true
+				rl.Waits = rl.Waits || knowledge.Waits(name) || waitName(c) || e.calleeBlocks(c)
+				rl.Remote = rl.Remote || e.callRemote(c)
+				if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) && (c.Method.Name() == "Done" || c.Method.Name() == "Err") {
+					checksCtx = true
+				}
+				for _, a := range c.Args {
+					checksCtx = checksCtx || isContextError(a)
+				}
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if br, ok := knowledge.BreakerOf(name); ok && breaker == nil {
+					breaker, openErrs = call, br.OpenErrors
+				}
+				if resend == nil && resendsBody(l, call) {
+					resend = call
 				}
 			}
 		}
 	}
+	rl.Forever = n == timesUnbounded && hasCtx && len(exitEdges(l, failed)) == 0 && !checksCtx
+	if resend != nil && !rewound {
+		rl.Resent = resend.Pos()
+	}
+	if breaker != nil && !slices.ContainsFunc(openErrs, func(name string) bool { return mentioned[name] }) {
+		rl.Breaker = breaker.Pos()
+	}
+	return rl
+}
+
+// resendsBody reports whether call is a (*http.Client).Do sending a
+// request built before loop l with a body that cannot be rewound.
+func resendsBody(l *loop, call *ssa.Call) bool {
+	if calleeName(call.Common()) != "(*net/http.Client).Do" || len(call.Call.Args) < 2 {
+		return false
+	}
+	made, ok := requestOrigin(call.Call.Args[1]).(*ssa.Call)
+	if !ok || l.body[made.Block()] {
+		return false // built in the loop: each attempt has its own body
+	}
+	switch calleeName(made.Common()) {
+	case "net/http.NewRequest":
+		return !rewindable(made.Call.Args[2])
+	case "net/http.NewRequestWithContext":
+		return !rewindable(made.Call.Args[3])
+	}
+	return false
 }
 
 // directRemote reports whether a call is outbound work itself, or a
@@ -151,19 +209,6 @@ func calledValue(c *ssa.CallCommon) bool {
 	}
 	_, builtin := c.Value.(*ssa.Builtin)
 	return !builtin
-}
-
-// bodyRemote reports whether l's body does outbound work on a remote
-// peer.
-func (e *engine) bodyRemote(l *loop) bool {
-	for b := range l.body {
-		for _, instr := range b.Instrs {
-			if call, ok := instr.(ssa.CallInstruction); ok && e.callRemote(call.Common()) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // waitName reports whether the called function or method is named for
@@ -217,33 +262,6 @@ func hasContext(fn *ssa.Function) bool {
 	return false
 }
 
-// checksContext reports whether l's body looks at a context: its Done
-// channel or Err, or compares an error with context.Canceled or
-// DeadlineExceeded.
-func checksContext(l *loop) bool {
-	for b := range l.body {
-		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case ssa.CallInstruction:
-				c := instr.Common()
-				if c.IsInvoke() && analysisutil.IsContext(c.Value.Type()) && (c.Method.Name() == "Done" || c.Method.Name() == "Err") {
-					return true
-				}
-				for _, a := range c.Args {
-					if isContextError(a) {
-						return true
-					}
-				}
-			case *ssa.BinOp:
-				if isContextError(instr.X) || isContextError(instr.Y) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // isContextError reports whether v is context.Canceled or
 // context.DeadlineExceeded.
 func isContextError(v ssa.Value) bool {
@@ -256,43 +274,6 @@ func isContextError(v ssa.Value) bool {
 	}
 	g, ok := ld.X.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "context" && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
-}
-
-// resentBody returns the first (*http.Client).Do in l's body that sends a
-// request built before the loop with a body that cannot be rewound.
-func resentBody(l *loop) token.Pos {
-	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
-	for b := range l.body {
-		blocks = append(blocks, b)
-	}
-	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
-	for _, b := range blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || calleeName(call.Common()) != "(*net/http.Client).Do" || len(call.Call.Args) < 2 {
-				continue
-			}
-			req := requestOrigin(call.Call.Args[1])
-			made, ok := req.(*ssa.Call)
-			if !ok || l.body[made.Block()] {
-				continue // built in the loop: each attempt has its own body
-			}
-			var body ssa.Value
-			switch calleeName(made.Common()) {
-			case "net/http.NewRequest":
-				body = made.Call.Args[2]
-			case "net/http.NewRequestWithContext":
-				body = made.Call.Args[3]
-			default:
-				continue
-			}
-			if rewindable(body) || rewoundIn(l) {
-				continue
-			}
-			return call.Pos()
-		}
-	}
-	return token.NoPos
 }
 
 // requestOrigin follows a request through Extract, Clone and WithContext
@@ -336,58 +317,4 @@ func rewindable(body ssa.Value) bool {
 		return true
 	}
 	return false
-}
-
-// rewoundIn reports whether l's body sets the request's Body or GetBody,
-// or calls GetBody: the retry rewinds it.
-func rewoundIn(l *loop) bool {
-	for b := range l.body {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok {
-				continue
-			}
-			if sv, ok := structOf(fa.X.Type()); ok {
-				if name := sv.Field(fa.Field).Name(); name == "Body" || name == "GetBody" {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// openCircuitRetried returns the first circuit breaker's call in l's body
-// when nothing in the body looks at the errors it fails with while open.
-func openCircuitRetried(l *loop) token.Pos {
-	var call *ssa.Call
-	var open []string
-	mentioned := map[string]bool{}
-	for b := range l.body {
-		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.Call:
-				if br, ok := knowledge.BreakerOf(calleeName(instr.Common())); ok && (call == nil || instr.Pos() < call.Pos()) {
-					call, open = instr, br.OpenErrors
-				}
-			case *ssa.UnOp:
-				if g, ok := instr.X.(*ssa.Global); ok && instr.Op == token.MUL && g.Pkg != nil {
-					mentioned[g.Pkg.Pkg.Path()+"."+g.Name()] = true
-				}
-			}
-		}
-	}
-	if call == nil {
-		return token.NoPos
-	}
-	for _, name := range open {
-		if mentioned[name] {
-			return token.NoPos
-		}
-	}
-	return call.Pos()
 }

@@ -58,13 +58,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos()}
-		rl := &RetryLoop{Pos: call.Pos(), Callee: retryCallName(call.Common()), Attempts: int(n), Direct: e.directRemote(call.Common()), Remote: e.bodyRemote(l) || calledValue(call.Common())}
-		e.describeWaits(info, l, rl)
-		if n == timesUnbounded && hasContext(info.fn) && len(exitEdges(l, failed)) == 0 && !checksContext(l) {
-			rl.Forever = true
-		}
-		rl.Resent = resentBody(l)
-		rl.Breaker = openCircuitRetried(l)
+		rl := e.describeLoop(info, l, call, failed, n)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
 			continue // one attempt: a layer that retries nothing
@@ -134,11 +128,7 @@ func isLen(v ssa.Value) bool {
 // stays in the loop and whose success branch has a way out of its own.
 // Of several, the first that does outbound work.
 func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
-	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
-	for b := range l.body {
-		blocks = append(blocks, b)
-	}
-	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	blocks := l.inOrder()
 	var first ssa.CallInstruction
 	var firstFailed *ssa.BasicBlock
 	for _, b := range blocks {
@@ -189,6 +179,17 @@ func (e *engine) resultOf(l *loop, call ssa.CallInstruction) ssa.CallInstruction
 		return made
 	}
 	return call
+}
+
+// inOrder returns l's blocks in the function's order, for walks whose
+// first match must not depend on map iteration.
+func (l *loop) inOrder() []*ssa.BasicBlock {
+	blocks := make([]*ssa.BasicBlock, 0, len(l.body))
+	for b := range l.body {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
+	return blocks
 }
 
 func isNil(v ssa.Value) bool {
