@@ -89,6 +89,8 @@ type engine struct {
 	// ifaceRetries holds the retry claims of the package's interface
 	// methods (interfaceRetries).
 	ifaceRetries map[*types.Func]*Retries
+	// remoteCalls memoises callRemote.
+	remoteCalls map[*ssa.CallCommon]bool
 	// stores lists, per struct field and package-level variable, every
 	// value the package stores there.
 	stores map[*types.Var][]ssa.Value
@@ -147,6 +149,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		byObj:             map[*types.Func]*fnInfo{},
 		ifaceSums:         map[*types.Func]*FuncSummary{},
 		ifaceRetries:      map[*types.Func]*Retries{},
+		remoteCalls:       map[*ssa.CallCommon]bool{},
 		stores:            map[*types.Var][]ssa.Value{},
 		varMemo:           map[varKey]value{},
 		varBusy:           map[*types.Var]bool{},

@@ -573,6 +573,17 @@ func (e *engine) doesRemote(info *fnInfo) bool {
 // a call of the table (not SQL on an in-process database, not a Unix
 // socket), or of a function whose claim says it does.
 func (e *engine) callRemote(c *ssa.CallCommon) bool {
+	// Asked for each call once by the function's claim, again by each
+	// retry loop around it: memoised.
+	if r, ok := e.remoteCalls[c]; ok {
+		return r
+	}
+	r := e.computeCallRemote(c)
+	e.remoteCalls[c] = r
+	return r
+}
+
+func (e *engine) computeCallRemote(c *ssa.CallCommon) bool {
 	name := calleeName(c)
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		return !e.localOutbound(c, name, o)
