@@ -194,7 +194,7 @@ func nested(n *summary.RetryNest) analysis.Diagnostic {
 			s += " with " + l.What
 		}
 		if !n.InnerPos[i].IsValid() {
-			s += " (" + lineOf(l.At) + ")"
+			s += " (" + analysisutil.LineOf(l.At) + ")"
 		}
 		inner = append(inner, s)
 	}
@@ -256,12 +256,4 @@ func product(n int) string {
 		return "attempts multiply"
 	}
 	return fmt.Sprintf("up to %d attempts per call", n)
-}
-
-// lineOf trims the column from a file:line:col position.
-func lineOf(at string) string {
-	if i := strings.LastIndexByte(at, ':'); i > 0 && strings.Count(at, ":") >= 2 {
-		return at[:i]
-	}
-	return at
 }

@@ -270,6 +270,15 @@ func ShortPos(fset *token.FileSet, pos token.Pos) string {
 	return p.String()
 }
 
+// LineOf trims the column from a "file.go:line:col" position, as messages
+// name a place in another file.
+func LineOf(at string) string {
+	if strings.Count(at, ":") >= 2 {
+		return at[:strings.LastIndexByte(at, ':')]
+	}
+	return at
+}
+
 // CalleeFunc returns the statically known function or method called, with
 // generic instantiations mapped to their origin, or nil for dynamic calls,
 // builtins and conversions.

@@ -149,7 +149,7 @@ func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
 	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
 		return def, false
 	}
-	alloc := literalOf(e, v)
+	alloc := e.literalOf(v)
 	if alloc == nil {
 		return timesUnknown, false
 	}
@@ -177,7 +177,7 @@ func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
 // the client is made in this package from the library's constructor or
 // a literal: its default unless a constant is stored there.
 func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
-	alloc := literalOf(e, v)
+	alloc := e.literalOf(v)
 	if alloc == nil {
 		if call, ok := v.(*ssa.Call); ok && calleeFunc(&call.Call) != nil && calleeFunc(&call.Call).Name() == "NewClient" {
 			alloc = call
@@ -205,7 +205,7 @@ func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
 // literalOf returns the allocation a pointer value comes from: a local
 // composite literal or constructor call, or the single value stored in a
 // package variable or field this package alone writes.
-func literalOf(e *engine, v ssa.Value) ssa.Value {
+func (e *engine) literalOf(v ssa.Value) ssa.Value {
 	for range 4 {
 		switch x := v.(type) {
 		case *ssa.Alloc:
@@ -318,11 +318,11 @@ func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times
 			}
 		}
 	}
-	made, ok := literalOf(e, v).(*ssa.Call)
+	made, ok := e.literalOf(v).(*ssa.Call)
 	if !ok || len(made.Call.Args) == 0 {
 		return timesUnknown
 	}
-	opts := literalOf(e, made.Call.Args[0])
+	opts := e.literalOf(made.Call.Args[0])
 	if opts == nil {
 		return timesUnknown
 	}
@@ -350,7 +350,7 @@ func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times
 // followed.
 func (e *engine) executorAttempts(v ssa.Value) times {
 	for range 8 {
-		made, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+		made, ok := e.literalOf(stripIface(v)).(*ssa.Call)
 		if !ok {
 			return timesUnknown
 		}
@@ -384,7 +384,7 @@ func (e *engine) executorAttempts(v ssa.Value) times {
 // builder's calls back to its constructor; false when the value is not a
 // retry policy (a circuit breaker, a timeout).
 func (e *engine) policyCount(v ssa.Value) (times, bool) {
-	built, ok := literalOf(e, stripIface(v)).(*ssa.Call)
+	built, ok := e.literalOf(stripIface(v)).(*ssa.Call)
 	if !ok {
 		return timesUnknown, false
 	}
@@ -477,7 +477,7 @@ func (e *engine) grpcLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bool) {
 	if conn == nil {
 		return chainLink{}, false
 	}
-	dial, ok := literalOf(e, stripIface(conn)).(*ssa.Call)
+	dial, ok := e.literalOf(stripIface(conn)).(*ssa.Call)
 	if !ok {
 		return chainLink{}, false
 	}
@@ -534,7 +534,7 @@ func (e *engine) grpcLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bool) {
 		return chainLink{}, false
 	}
 	return chainLink{RetryLink: RetryLink{
-		What:     what + " of the connection dialled at " + lineText(analysisutil.ShortPos(e.pass.Fset, dial.Pos())),
+		What:     what + " of the connection dialled at " + analysisutil.LineOf(analysisutil.ShortPos(e.pass.Fset, dial.Pos())),
 		Func:     funcDisplay(info.fn),
 		At:       analysisutil.ShortPos(e.pass.Fset, dial.Pos()),
 		Attempts: int(attempts),
@@ -567,7 +567,7 @@ func (e *engine) grpcTarget(c *ssa.CallCommon) (conn ssa.Value, service, method 
 	if !c.IsInvoke() {
 		return nil, "", ""
 	}
-	made, ok := literalOf(e, stripIface(c.Value)).(*ssa.Call)
+	made, ok := e.literalOf(stripIface(c.Value)).(*ssa.Call)
 	if !ok || len(made.Call.Args) != 1 || !isGRPCConn(made.Call.Args[0].Type()) {
 		return nil, "", ""
 	}
@@ -626,14 +626,6 @@ func serviceConfigAttempts(js, service, method string) int {
 	return best
 }
 
-// lineText trims the column from a file:line:col position.
-func lineText(at string) string {
-	if strings.Count(at, ":") >= 2 {
-		return at[:strings.LastIndexByte(at, ':')]
-	}
-	return at
-}
-
 // httpClientLayer returns the retry layer of a call sending with an
 // *http.Client whose transport retries, where the client is made in this
 // package (c := retryablehttp.NewClient(); hc := c.StandardClient();
@@ -644,7 +636,7 @@ func (e *engine) httpClientLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bo
 	default:
 		return chainLink{}, false
 	}
-	made, ok := literalOf(e, argOf(c, -1)).(*ssa.Call)
+	made, ok := e.literalOf(argOf(c, -1)).(*ssa.Call)
 	if !ok {
 		return chainLink{}, false
 	}
