@@ -6,11 +6,11 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/fixedit"
 )
 
 // sleepFix rewrites a retry loop's time.Sleep(d), or <-time.After(d), to
@@ -26,23 +26,22 @@ import (
 // itself (a count, or a look at the context), not where it would then
 // spin (the ctxerr category). It needs a context the function can name
 // at the sleep: its own parameter, or one a closure captures.
-func sleepFix(pass *analysis.Pass, file *ast.File, pos token.Pos) []analysis.SuggestedFix {
+func sleepFix(ed *fixedit.Editor, pos token.Pos) []analysis.SuggestedFix {
+	file := ed.File(pos)
+	if file == nil {
+		return nil
+	}
 	stmt, timePkg, delay := sleepStmt(file, pos)
 	if stmt == nil {
 		return nil
 	}
-	ctx := contextNamed(pass, file, stmt.Pos())
+	ctx := contextNamed(ed.Pass, file, stmt.Pos())
 	if ctx == "" {
 		return nil
 	}
-	tf := pass.Fset.File(stmt.Pos())
-	src, err := readFile(pass, tf.Name())
-	if err != nil {
-		return nil
-	}
-	indent := lineIndent(src, tf.Offset(stmt.Pos()))
+	indent := ed.Indent(stmt.Pos())
 	var d bytes.Buffer
-	if err := printer.Fprint(&d, pass.Fset, delay); err != nil {
+	if err := printer.Fprint(&d, ed.Pass.Fset, delay); err != nil {
 		return nil
 	}
 	text := "select {\n" +
@@ -138,25 +137,3 @@ func contextNamed(pass *analysis.Pass, file *ast.File, pos token.Pos) string {
 	}
 	return ""
 }
-
-// lineIndent returns the whitespace that starts the line holding offset.
-func lineIndent(src []byte, offset int) string {
-	start := bytes.LastIndexByte(src[:offset], '\n') + 1
-	line := src[start:offset]
-	return string(line[:len(line)-len(strings.TrimLeft(string(line), " \t"))])
-}
-
-// readFile returns a file's source through the pass (the driver's view of
-// it, overlays included).
-func readFile(pass *analysis.Pass, name string) ([]byte, error) {
-	if pass.ReadFile != nil {
-		return pass.ReadFile(name)
-	}
-	return nil, errNoReadFile
-}
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
-
-const errNoReadFile = errorString("the driver gives no file access")

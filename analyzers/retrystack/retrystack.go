@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/fixedit"
 	"github.com/resilvet/resilvet/internal/report"
 	"github.com/resilvet/resilvet/internal/summary"
 )
@@ -71,10 +72,20 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		}
 		rep.Report(d)
 	}
+	ed := &fixedit.Editor{Pass: pass}
+	// Loops a nest's fix replaces get no fix of their own: the two would
+	// conflict.
+	var replaced []ast.Node
 	for _, n := range nests {
-		if reportable(n, cfg.MinProduct) {
-			emit(nested(n))
+		if !reportable(n, cfg.MinProduct) {
+			continue
 		}
+		d := nested(n)
+		if fix, loop := nestFix(ed, n); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+			replaced = append(replaced, loop)
+		}
+		emit(d)
 	}
 	for _, l := range loops {
 		if l.Attempts == 1 {
@@ -120,8 +131,8 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 				Message:  fmt.Sprintf("retry loop around %s sleeps without its context, so the retry waits past the deadline and after cancellation; wait in a select on ctx.Done() and a timer", l.Callee),
 				Related:  []analysis.RelatedInformation{{Pos: l.Pos, Message: "the call retried"}},
 			}
-			if f := fileOf(pass, l.Sleep); f != nil && !l.Forever {
-				d.SuggestedFixes = sleepFix(pass, f, l.Sleep)
+			if !l.Forever && !within(replaced, l.Sleep) {
+				d.SuggestedFixes = sleepFix(ed, l.Sleep)
 			}
 			emit(d)
 		}
@@ -143,14 +154,14 @@ func callsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
 	return out
 }
 
-// fileOf returns the file of the package holding pos.
-func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
+// within reports whether pos is inside one of the nodes.
+func within(nodes []ast.Node, pos token.Pos) bool {
+	for _, n := range nodes {
+		if inside(n, pos) {
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // reportable applies the min-product option.

@@ -38,3 +38,14 @@ func TestSleepFix(t *testing.T) {
 	dir := resilvettest.TestData()
 	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, retrystack.Analyzer, "retrystack/fix"))
 }
+
+// TestNestFix checks the fixes for nested layers against the golden
+// files: an inner loop made a single attempt (the success test breaking
+// or returning), an outer loop around runtime layers rewritten to
+// retry.Do; and no fix where the rewrite would read the loop's
+// variable or leave a variable unused. A sleep inside a loop the nest's
+// fix replaces gets no fix of its own.
+func TestNestFix(t *testing.T) {
+	dir := resilvettest.TestData()
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, retrystack.Analyzer, "retrystack/nestfix"))
+}
