@@ -173,6 +173,10 @@ type RetryLayer struct {
 	// policies decide the count (RetryPolicyOf); without one it makes a
 	// single attempt.
 	Policies bool
+	// BackOffObject is set when the argument at OptionsFrom is a backoff
+	// object (cenkalti/backoff v4): layers drawing on one object share
+	// its budget, so they do not multiply.
+	BackOffObject bool
 	// YieldsWhenNested is true for layers that make a single attempt when
 	// they run inside another such layer that tells them so (resilvet's
 	// runtime: the attempt in the context): nested inside each other they
@@ -196,6 +200,23 @@ type RetryOption struct {
 	// PassThrough is set for wrappers whose count is their argument
 	// Arg's (backoff.WithContext(b, ctx)).
 	PassThrough bool
+	// WrapsBackOff is set for wrappers of the backoff object given as
+	// their first argument (WithMaxRetries(b, n), WithContext(b, ctx)):
+	// the result draws on that object's budget.
+	WrapsBackOff bool
+}
+
+// NextBackOff reports whether the named function hands out a backoff
+// object's next delay (cenkalti/backoff's NextBackOff methods): a loop
+// calling it draws on that object's budget.
+func NextBackOff(fullName string) bool {
+	i := strings.LastIndexByte(fullName, '.')
+	if i < 0 || fullName[i+1:] != "NextBackOff" {
+		return false
+	}
+	recv := strings.TrimLeft(fullName[:i], "(*")
+	j := strings.LastIndexByte(recv, '.')
+	return j >= 0 && backOffPackages[recv[:j]]
 }
 
 // TwinOf reports the context-taking twin of the named function, from the

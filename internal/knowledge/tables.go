@@ -453,10 +453,10 @@ var serves = map[string]bool{
 var retryLayers = map[string]RetryLayer{
 	"github.com/avast/retry-go/v4.Do":                          {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
 	"github.com/avast/retry-go/v4.DoWithData":                  {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
-	"github.com/cenkalti/backoff/v4.Retry":                     {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1}, // bounded by MaxElapsedTime (15m), not by count
-	"github.com/cenkalti/backoff/v4.RetryWithData":             {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
-	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
-	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1},
+	"github.com/cenkalti/backoff/v4.Retry":                     {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true}, // bounded by MaxElapsedTime (15m), not by count
+	"github.com/cenkalti/backoff/v4.RetryWithData":             {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
+	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
+	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
 	"github.com/cenkalti/backoff/v5.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // 15m of elapsed time by default
 	"github.com/resilvet/resilvet/runtime/retry.Do":            {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
 	"github.com/resilvet/resilvet/runtime/retry.DoValue":       {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
@@ -555,12 +555,19 @@ var retryLayerExcluded = map[string]bool{
 var retryOptions = map[string]RetryOption{
 	"github.com/avast/retry-go/v4.Attempts":         {Arg: 0, ZeroUnbounded: true},
 	"github.com/avast/retry-go/v4.UntilSucceeded":   {Arg: -1, Unbounded: true},
-	"github.com/cenkalti/backoff/v4.WithMaxRetries": {Arg: 1, Add: 1},
-	"github.com/cenkalti/backoff/v4.WithContext":    {Arg: 0, PassThrough: true},
+	"github.com/cenkalti/backoff/v4.WithMaxRetries": {Arg: 1, Add: 1, WrapsBackOff: true},
+	"github.com/cenkalti/backoff/v4.WithContext":    {Arg: 0, PassThrough: true, WrapsBackOff: true},
 	"github.com/cenkalti/backoff/v5.WithMaxTries":   {Arg: 0, ZeroUnbounded: true},
 	// go-grpc-middleware's retry interceptors: WithMax counts retries.
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.WithMax": {Arg: 0, Add: 1},
 	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},
+}
+
+// backOffPackages hand out backoff objects whose NextBackOff retry loops
+// draw on.
+var backOffPackages = map[string]bool{
+	"github.com/cenkalti/backoff/v4": true,
+	"github.com/cenkalti/backoff/v5": true,
 }
 
 // neverReturn are calls after which control does not continue: the

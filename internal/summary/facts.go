@@ -142,6 +142,16 @@ type RetryLink struct {
 	// Client is set for a retrying client's own layer (retryablehttp,
 	// go-redis, the AWS SDK): the caller can turn it off, not remove it.
 	Client bool `json:",omitempty"`
+	// BackOff is the function's parameter (or a parameter's field) that
+	// holds the backoff object the layer draws on, when it is one: a
+	// caller's layer drawing on the object it passes shares the budget.
+	BackOff *BackOffRef `json:",omitempty"`
+}
+
+// BackOffRef names a parameter by its signature index (-1 for the
+// receiver), or its field Field (-1 for the parameter itself).
+type BackOffRef struct {
+	Param, Field int
 }
 
 // RetriedParam is a func parameter a function retries.
@@ -474,6 +484,12 @@ func linksText(ls []RetryLink) string {
 		s := what + " x" + timesText(l.Attempts)
 		if l.Runtime && !l.Nested {
 			s += " yields"
+		}
+		if b := l.BackOff; b != nil {
+			s += fmt.Sprintf(" backoff p%d", b.Param)
+			if b.Field >= 0 {
+				s += fmt.Sprintf(".f%d", b.Field)
+			}
 		}
 		out = append(out, s)
 	}

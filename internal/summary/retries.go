@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -27,6 +28,9 @@ import (
 type chainLink struct {
 	RetryLink
 	pos token.Pos
+	// backoff is the backoff object the layer draws on, in the function
+	// holding the chain (retryshare.go).
+	backoff backOffID
 }
 
 // retryChain is a path of layers, outermost first.
@@ -34,14 +38,21 @@ type retryChain []chainLink
 
 // effective reports, for each layer of c, whether it multiplies: a
 // runtime layer without AllowNested makes one attempt inside another
-// runtime layer (it finds the outer attempt in its context).
+// runtime layer (it finds the outer attempt in its context), and a layer
+// drawing on the backoff object a layer around it draws on spends the
+// same budget.
 func (c retryChain) effective() []bool {
 	out := make([]bool, len(c))
 	runtimeAbove := false
+	var drawn []backOffID
 	for i, l := range c {
-		out[i] = !(l.Runtime && !l.Nested && runtimeAbove)
+		shared := l.backoff.v != nil && slices.Contains(drawn, l.backoff)
+		out[i] = !(l.Runtime && !l.Nested && runtimeAbove) && !shared
 		if l.Runtime {
 			runtimeAbove = true
+		}
+		if l.backoff.v != nil {
+			drawn = append(drawn, l.backoff)
 		}
 	}
 	return out
@@ -70,14 +81,17 @@ func rank(t times) int {
 	return int(t)
 }
 
-// links returns c's layers as they travel in facts, capped.
-func (c retryChain) links() []RetryLink {
+// links returns c's layers as they travel in facts, capped, with the
+// backoff objects that are fn's parameters.
+func (c retryChain) links(fn *ssa.Function) []RetryLink {
 	out := make([]RetryLink, 0, min(len(c), maxChain))
 	for _, l := range c {
 		if len(out) == maxChain {
 			break
 		}
-		out = append(out, l.RetryLink)
+		link := l.RetryLink
+		link.BackOff = backOffRef(fn, l.backoff)
+		out = append(out, link)
 	}
 	return out
 }
@@ -196,7 +210,7 @@ func (e *engine) retryClaim(info *fnInfo) {
 	}
 	info.retry = &Retries{Params: params, Outbound: info.remote}
 	if best != nil {
-		info.retry.Product, info.retry.Chain = int(best.product()), best.links()
+		info.retry.Product, info.retry.Chain = int(best.product()), best.links(info.fn)
 		info.retryChain, info.retryAt = best, bestAt
 	}
 }
@@ -308,7 +322,7 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		out = append(out, candidate{sub: e.calleeChain(c, s), at: at})
 	}
 	for _, rp := range s.Params {
-		layers := fromLinks(rp.Chain)
+		layers := atCall(c, nil, fromLinks(rp.Chain))
 		if rp.CountParam >= 0 && len(layers) > 0 {
 			if n, ok := e.intArg(c, rp.CountParam); ok {
 				layers[len(layers)-1].Attempts = int(attemptsOf(n))
@@ -332,10 +346,10 @@ func (e *engine) calleeChain(c *ssa.CallCommon, s *Retries) retryChain {
 			fn = fn.Origin()
 		}
 		if info := e.local[fn]; info != nil && info.retryChain != nil {
-			return info.retryChain
+			return atCall(c, fn, info.retryChain)
 		}
 	}
-	return fromLinks(s.Chain)
+	return atCall(c, nil, fromLinks(s.Chain))
 }
 
 // retriesOf returns the retry claim of the called function.
@@ -369,6 +383,11 @@ func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
 // at, the call itself), and whether it does outbound work.
 func (e *engine) runs(v ssa.Value, at token.Pos) (retryChain, token.Pos, bool) {
 	sub, subAt, remote := e.funcValueChain(v)
+	if mc := closureOf(v); mc != nil {
+		sub = inParent(mc, sub)
+	} else {
+		sub = withoutBackOffs(sub) // another function's objects
+	}
 	if !subAt.IsValid() {
 		subAt = at
 	}
@@ -435,7 +454,7 @@ func (e *engine) retriedParams(info *fnInfo, instr ssa.CallInstruction, around r
 					return
 				}
 			}
-			params = append(params, RetriedParam{Param: idx, Chain: chain.links(), CountParam: countParam})
+			params = append(params, RetriedParam{Param: idx, Chain: chain.links(info.fn), CountParam: countParam})
 			return
 		}
 		if fv := freeVarOf(v); fv != nil {

@@ -62,6 +62,9 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		Nested:   nested,
 		Client:   l.FuncArg < 0,
 	}, pos: c.Pos()}
+	if l.BackOffObject {
+		link.backoff = backOffOf(argOf(c, l.OptionsFrom))
+	}
 	return link, true
 }
 

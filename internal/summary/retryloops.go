@@ -51,13 +51,17 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 			continue
 		}
 		n, countParam := e.loopAttempts(info, l, call)
+		backoff, budget := e.loopBackOff(l)
+		if (n == timesUnbounded || n == timesUnknown) && budget != timesUnknown {
+			n = budget // the loop leaves when its backoff object runs out
+		}
 		ll := &loopLayer{countParam: countParam, call: call, l: l}
 		ll.link = chainLink{RetryLink: RetryLink{
 			What:     "retry loop",
 			Func:     funcDisplay(info.fn),
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
-		}, pos: call.Pos()}
+		}, pos: call.Pos(), backoff: backoff}
 		rl := e.describeLoop(info, l, call, failed, n)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {

@@ -173,3 +173,36 @@ func wait(ctx context.Context) { // want wait:`^ctxIO\(0\)$`
 	case <-time.After(time.Second):
 	}
 }
+
+// Pull draws on the backoff object it is given: its layer names the
+// parameter, so a caller drawing on the same object shares the budget.
+func (c *Client) Pull(ctx context.Context, b backoff.BackOff) error { // want Pull:`^ctxIO\(0\) retries\(x∞: loop x∞ backoff p1\) outbound$`
+	for {
+		err := c.Get(ctx)
+		if err == nil {
+			return nil
+		}
+		d := b.NextBackOff()
+		if d == backoff.Stop {
+			return err
+		}
+		time.Sleep(d)
+	}
+}
+
+// PullTwice shares Pull's object, limited to two retries: one budget,
+// of 3 attempts.
+func (c *Client) PullTwice(ctx context.Context, b backoff.BackOff) error { // want PullTwice:`^ctxIO\(0\) retries\(x3: loop x3 backoff p1 > loop x∞ backoff p1\) outbound$`
+	limited := backoff.WithMaxRetries(b, 2)
+	for {
+		err := c.Pull(ctx, limited)
+		if err == nil {
+			return nil
+		}
+		d := limited.NextBackOff()
+		if d == backoff.Stop {
+			return err
+		}
+		time.Sleep(d)
+	}
+}
