@@ -41,7 +41,10 @@ WithMaxRetries, WithMaxTries), avast/retry-go v4 (10 attempts by default;
 Attempts, UntilSucceeded), hashicorp/go-retryablehttp clients (5 attempts by
 default; RetryMax) and resilvet's runtime retry.Do and DoValue (3 by default;
 MaxAttempts), whose layers make one attempt inside each other unless the inner
-policy sets AllowNested: they do not multiply and are not reported.
+policy sets AllowNested: they do not multiply and are not reported. Layers
+drawing on one backoff object (a loop's NextBackOff, backoff.Retry's
+argument, passed on as a parameter or held in a field) share its budget and
+do not multiply either.
 failsafe-go executors count their retry policies; go-redis commands (4
 attempts, MaxRetries), minio-go requests (10) and AWS SDK v2 operations (3)
 are layers of their own,
@@ -70,7 +73,11 @@ Resilvet's runtime retry.Do makes a single attempt when it runs inside another
 retry.Do, so layers written with it do not multiply. Wait between attempts
 with jittered backoff in a select on ctx.Done(): the suggested fix rewrites a
 retry loop's time.Sleep(d) to select { case <-ctx.Done(): case
-<-time.After(d): } (not where the loop would then spin). Silence a
+<-time.After(d): } (not where the loop would then spin). For a nest, the
+suggested fix makes an inner hand-written loop of the package its single
+attempt, or, where the package already uses the runtime and every inner
+layer is a runtime layer, rewrites the outer loop to retry.Do with the same
+count (retrying what retry.Transient retries). Silence a
 deliberate case with //resilvet:ignore retrystack <reason>.`,
 }
 
