@@ -69,6 +69,9 @@ type fnInfo struct {
 	// remote is set when the function does outbound work on a remote
 	// peer (Retries.Outbound).
 	remote bool
+	// sets is the option claim (options.go), computed on demand.
+	sets     []FieldSet
+	setsDone bool
 }
 
 type engine struct {
@@ -204,6 +207,7 @@ func (e *engine) mergeInto(res *Result) {
 		s.Reaches, s.Results, s.FuncCalls, s.CtxIO, s.CtxRemote = es.Reaches, es.Results, es.FuncCalls, es.CtxIO, es.CtxRemote
 		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx, s.ReturnsRoot = info.ignoresCtx, info.drop, info.retains, info.returnsRoot
 		s.Retries = info.retry
+		s.Sets = e.optionSets(info.obj)
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

@@ -101,6 +101,12 @@ type FuncSummary struct {
 	// callers, where the layers around the call multiply with these, and
 	// by retrystack (retries.go).
 	Retries *Retries `json:",omitempty"`
+
+	// Sets is set for an option function (its result a func(*T)): the
+	// fields of T the result sets to the function's parameters. Read by
+	// the retry module, for a client's count set by the options it was
+	// constructed with (options.go).
+	Sets []FieldSet `json:",omitempty"`
 }
 
 // Retries is the retry-layer claim of a function.
@@ -145,13 +151,26 @@ type RetryLink struct {
 	// BackOff is the function's parameter (or a parameter's field) that
 	// holds the backoff object the layer draws on, when it is one: a
 	// caller's layer drawing on the object it passes shares the budget.
-	BackOff *BackOffRef `json:",omitempty"`
+	BackOff *ParamRef `json:",omitempty"`
+	// CountFrom is, for a layer whose count is unknown here, the
+	// parameter's field that holds it (a client's retries, set where the
+	// client is constructed, by an option or a literal): a caller that
+	// sees the construction fills it in, plus CountAdd.
+	CountFrom *ParamRef `json:",omitempty"`
+	CountAdd  int       `json:",omitempty"`
 }
 
-// BackOffRef names a parameter by its signature index (-1 for the
+// ParamRef names a parameter by its signature index (-1 for the
 // receiver), or its field Field (-1 for the parameter itself).
-type BackOffRef struct {
+type ParamRef struct {
 	Param, Field int
+}
+
+// FieldSet is a field an option function's result sets: field Field of
+// the struct its func(*T) result is given, to the option's parameter
+// Param (WithRetries(n) returning func(c *Client) { c.retries = n }).
+type FieldSet struct {
+	Field, Param int
 }
 
 // RetriedParam is a func parameter a function retries.
@@ -445,6 +464,9 @@ func (s *FuncSummary) String() string {
 		}
 		parts = append(parts, fmt.Sprintf("calls(%d,x%s%s)", c.Param, n, args))
 	}
+	for _, f := range s.Sets {
+		parts = append(parts, fmt.Sprintf("sets(f%d=p%d)", f.Field, f.Param))
+	}
 	if r := s.Retries; r != nil {
 		if len(r.Chain) > 0 {
 			parts = append(parts, fmt.Sprintf("retries(x%s: %s)", timesText(r.Product), linksText(r.Chain)))
@@ -485,6 +507,9 @@ func linksText(ls []RetryLink) string {
 		if l.Runtime && !l.Nested {
 			s += " yields"
 		}
+		if c := l.CountFrom; c != nil {
+			s += fmt.Sprintf(" count p%d.f%d%+d", c.Param, c.Field, l.CountAdd)
+		}
 		if b := l.BackOff; b != nil {
 			s += fmt.Sprintf(" backoff p%d", b.Param)
 			if b.Field >= 0 {
@@ -499,5 +524,5 @@ func linksText(ls []RetryLink) string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0
 }

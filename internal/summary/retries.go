@@ -322,7 +322,7 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		out = append(out, candidate{sub: e.calleeChain(c, s), at: at})
 	}
 	for _, rp := range s.Params {
-		layers := atCall(c, nil, fromLinks(rp.Chain))
+		layers := e.atCall(c, nil, fromLinks(rp.Chain))
 		if rp.CountParam >= 0 && len(layers) > 0 {
 			if n, ok := e.intArg(c, rp.CountParam); ok {
 				layers[len(layers)-1].Attempts = int(attemptsOf(n))
@@ -346,10 +346,10 @@ func (e *engine) calleeChain(c *ssa.CallCommon, s *Retries) retryChain {
 			fn = fn.Origin()
 		}
 		if info := e.local[fn]; info != nil && info.retryChain != nil {
-			return atCall(c, fn, info.retryChain)
+			return e.atCall(c, fn, info.retryChain)
 		}
 	}
-	return atCall(c, nil, fromLinks(s.Chain))
+	return e.atCall(c, nil, fromLinks(s.Chain))
 }
 
 // retriesOf returns the retry claim of the called function.

@@ -50,18 +50,22 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 		if call == nil {
 			continue
 		}
-		n, countParam := e.loopAttempts(info, l, call)
+		count := e.loopAttempts(info, l, call)
+		n := count.n
 		backoff, budget := e.loopBackOff(l)
 		if (n == timesUnbounded || n == timesUnknown) && budget != timesUnknown {
 			n = budget // the loop leaves when its backoff object runs out
 		}
-		ll := &loopLayer{countParam: countParam, call: call, l: l}
+		ll := &loopLayer{countParam: count.param, call: call, l: l}
 		ll.link = chainLink{RetryLink: RetryLink{
 			What:     "retry loop",
 			Func:     funcDisplay(info.fn),
 			At:       analysisutil.ShortPos(e.pass.Fset, call.Pos()),
 			Attempts: int(n),
 		}, pos: call.Pos(), backoff: backoff}
+		if n == timesUnknown && count.field != nil {
+			ll.link.CountFrom, ll.link.CountAdd = count.field, count.add
+		}
 		rl := e.describeLoop(info, l, call, failed, n)
 		e.res.retryLoops = append(e.res.retryLoops, rl)
 		if n == 1 {
@@ -398,17 +402,26 @@ func exitEdges(l *loop, b *ssa.BasicBlock) map[edge]bool {
 	return out
 }
 
-// loopAttempts returns how many times a retry loop runs its call: its
-// trip count, or the count at which an exit on a counter leaves it
-// (for attempt := 1; ; attempt++ { …; if attempt >= 5 { return err } });
-// unknown, with the parameter, when the counter is compared with a
-// value that is not a constant, or when the loop's condition is not a
-// count (for b.Ongoing()); unbounded when nothing counts.
-func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) (times, int) {
+// loopCount is a retry loop's count: its attempts, and where they are
+// unknown, the integer parameter (param, a signature index, or -1), or
+// the field of a parameter (field, plus add), that bounds them.
+type loopCount struct {
+	n     times
+	param int
+	field *ParamRef
+	add   int
+}
+
+// loopAttempts returns a retry loop's count: a trip count, or the least
+// count of its exits that test a counter against a constant; unknown
+// when an exit tests it against something else (a parameter, a field),
+// unbounded when nothing counts.
+func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) loopCount {
 	if l.trips > 0 {
-		return times(l.trips), -1
+		return loopCount{n: times(l.trips), param: -1}
 	}
-	best, found, unknown, param := 0, false, false, -1
+	best, found, unknown := 0, false, false
+	out := loopCount{param: -1}
 	for _, ex := range l.exits {
 		cmp, ok := ex.cond.(*ssa.BinOp)
 		if !ok {
@@ -428,26 +441,52 @@ func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) (
 			}
 			op, x, y = swapOp(op), y, x
 		}
+		pre := ex.from != call.Block() && ex.from.Dominates(call.Block())
 		bound, ok := e.intOf(y)
 		if !ok {
 			unknown = true
 			if p, ok := y.(*ssa.Parameter); ok && p.Parent() == info.fn {
-				param = sigIndex(info.fn, p)
+				out.param = sigIndex(info.fn, p)
+			} else if ref := paramField(info.fn, y); ref != nil {
+				// for i := 0; i < c.retries; i++: as many as the field
+				// holds, plus what the comparison adds (<=: one).
+				n1, ok1 := ctr.runs(op, 100, ex.onTrue, pre)
+				n2, ok2 := ctr.runs(op, 200, ex.onTrue, pre)
+				if ok1 && ok2 && n1-100 == n2-200 {
+					out.field, out.add = ref, n1-100
+				}
 			}
 			continue
 		}
-		pre := ex.from != call.Block() && ex.from.Dominates(call.Block())
 		if n, ok := ctr.runs(op, bound, ex.onTrue, pre); ok && (!found || n < best) {
 			best, found = n, true
 		}
 	}
 	switch {
 	case found:
-		return attemptsOf(int64(best)), -1
+		return loopCount{n: attemptsOf(int64(best)), param: -1}
 	case unknown:
-		return timesUnknown, param
+		out.n = timesUnknown
+		return out
 	}
-	return timesUnbounded, -1
+	return loopCount{n: timesUnbounded, param: -1}
+}
+
+// paramField returns the parameter's field v loads (c.retries), or nil.
+func paramField(fn *ssa.Function, v ssa.Value) *ParamRef {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil
+	}
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	p, ok := fa.X.(*ssa.Parameter)
+	if !ok || p.Parent() != fn {
+		return nil
+	}
+	return &ParamRef{Param: sigIndex(fn, p), Field: fa.Field}
 }
 
 // counter is an integer that counts the rounds of a loop: a phi of the

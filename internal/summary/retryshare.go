@@ -116,17 +116,17 @@ func leavesOnStop(l *loop, next *ssa.Call) bool {
 
 // backOffRef says which parameter of fn, or field of one, the object is,
 // for facts; nil when it is neither.
-func backOffRef(fn *ssa.Function, id backOffID) *BackOffRef {
+func backOffRef(fn *ssa.Function, id backOffID) *ParamRef {
 	p, ok := id.v.(*ssa.Parameter)
 	if !ok || p.Parent() != fn {
 		return nil
 	}
-	return &BackOffRef{Param: sigIndex(fn, p), Field: id.field}
+	return &ParamRef{Param: sigIndex(fn, p), Field: id.field}
 }
 
 // backOffAt returns the object of the caller that a callee's parameter
 // reference is at call c.
-func backOffAt(c *ssa.CallCommon, ref *BackOffRef) backOffID {
+func backOffAt(c *ssa.CallCommon, ref *ParamRef) backOffID {
 	if ref == nil {
 		return backOffID{}
 	}
@@ -140,10 +140,13 @@ func backOffAt(c *ssa.CallCommon, ref *BackOffRef) backOffID {
 	return backOffID{v: base.v, field: ref.Field}
 }
 
-// atCall returns a callee's chain as its caller sees it at c: each
-// layer's object becomes the caller's argument (callee is nil for a
-// chain read from a fact).
-func atCall(c *ssa.CallCommon, callee *ssa.Function, chain retryChain) retryChain {
+// atCall returns a callee's chain as its caller sees it at c (callee is
+// nil for a chain read from a fact): each layer's backoff object becomes
+// the caller's argument, and a count held in a field of an argument
+// (CountFrom) is read from the argument's construction when the caller
+// sees it (options.go), or refers to the caller's parameter it comes
+// from.
+func (e *engine) atCall(c *ssa.CallCommon, callee *ssa.Function, chain retryChain) retryChain {
 	out := make(retryChain, len(chain))
 	for i, l := range chain {
 		ref := l.BackOff
@@ -152,6 +155,19 @@ func atCall(c *ssa.CallCommon, callee *ssa.Function, chain retryChain) retryChai
 		}
 		out[i] = l
 		out[i].backoff = backOffAt(c, ref)
+		if cf := l.CountFrom; cf != nil {
+			out[i].CountFrom, out[i].CountAdd = nil, 0
+			v := argOf(c, cf.Param)
+			if v == nil {
+				continue
+			}
+			if n, ok := e.fieldCount(v, cf.Field); ok {
+				out[i].Attempts = int(attemptsOf(n + int64(l.CountAdd)))
+			} else if p, ok := v.(*ssa.Parameter); ok {
+				out[i].CountFrom = &ParamRef{Param: sigIndex(p.Parent(), p), Field: cf.Field}
+				out[i].CountAdd = l.CountAdd
+			}
+		}
 	}
 	return out
 }
@@ -164,6 +180,7 @@ func inParent(mc *ssa.MakeClosure, chain retryChain) retryChain {
 	for i, l := range chain {
 		out[i] = l
 		out[i].backoff = backOffID{}
+		out[i].CountFrom = nil
 		fv, ok := l.backoff.v.(*ssa.FreeVar)
 		if !ok {
 			continue
@@ -191,6 +208,7 @@ func withoutBackOffs(chain retryChain) retryChain {
 	for i, l := range chain {
 		out[i] = l
 		out[i].backoff = backOffID{}
+		out[i].CountFrom = nil
 	}
 	return out
 }

@@ -28,7 +28,9 @@ func TestFuncValues(t *testing.T) {
 // counters that exit before or after the call, counting down, unknown
 // bounds), products of nested layers, library layers with their options
 // and disabled ones, runtime layers that yield, retried parameters with
-// the parameter holding their count, and outbound work.
+// the parameter holding their count, and outbound work; layers drawing
+// on a backoff object a parameter holds; option functions setting a
+// field, and loops counting up to a field of the receiver.
 func TestRetryFacts(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries")
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries", "retrystack/options/client")
 }
