@@ -72,6 +72,9 @@ type fnInfo struct {
 	// sets is the option claim (options.go), computed on demand.
 	sets     []FieldSet
 	setsDone bool
+	// conn is the ReturnsConn claim (grpcretries.go), computed on demand.
+	conn     *ConnRetry
+	connDone bool
 }
 
 type engine struct {
@@ -136,6 +139,9 @@ type engine struct {
 	// embeddedSQL is set when the package's database is in-process
 	// (embeddedSQL): its SQL calls wait on no remote peer.
 	embeddedSQL bool
+	// dials memoises the retries of the package's gRPC dials
+	// (grpcretries.go).
+	dials map[*ssa.Call]*ConnRetry
 	// order is the package's functions in strongly connected components
 	// of the call graph, callees first (set by run).
 	order [][]*ssa.Function
@@ -166,6 +172,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		implSums:        map[*types.Func]*FuncSummary{},
 		pendingIO:       map[*ssa.Function]ioParams{},
 		blocking:        map[*ssa.Function]bool{},
+		dials:           map[*ssa.Call]*ConnRetry{},
 	}
 	e.funcs = append(e.funcs, srcFuncs...)
 	if init := pkg.Func("init"); init != nil {
@@ -208,6 +215,7 @@ func (e *engine) mergeInto(res *Result) {
 		s.IgnoresCtx, s.DropsCtx, s.RetainsCtx, s.ReturnsRoot = info.ignoresCtx, info.drop, info.retains, info.returnsRoot
 		s.Retries = info.retry
 		s.Sets = e.optionSets(info.obj)
+		s.ReturnsConn = e.returnsConn(info)
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

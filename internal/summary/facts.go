@@ -107,6 +107,30 @@ type FuncSummary struct {
 	// the retry module, for a client's count set by the options it was
 	// constructed with (options.go).
 	Sets []FieldSet `json:",omitempty"`
+
+	// ReturnsConn is set when the function returns a gRPC connection
+	// dialled with retries, or a generated client made from one: calls
+	// made through it in other packages are layers of its attempts. Read
+	// by the retry module (grpcretries.go).
+	ReturnsConn *ConnRetry `json:",omitempty"`
+}
+
+// ConnRetry is what a gRPC connection's dial options retry.
+type ConnRetry struct {
+	// Policies are the service config's retry policies.
+	Policies []MethodRetry `json:",omitempty"`
+	// Interceptor is a retry interceptor's attempts (0: none; -1:
+	// unbounded).
+	Interceptor int `json:",omitempty"`
+	// At is where the connection is dialled (file:line:col).
+	At string
+}
+
+// MethodRetry is a service config's retryPolicy for a service and method
+// ("" matches every one).
+type MethodRetry struct {
+	Service, Method string `json:",omitempty"`
+	Attempts        int
 }
 
 // Retries is the retry-layer claim of a function.
@@ -464,6 +488,16 @@ func (s *FuncSummary) String() string {
 		}
 		parts = append(parts, fmt.Sprintf("calls(%d,x%s%s)", c.Param, n, args))
 	}
+	if c := s.ReturnsConn; c != nil {
+		var ps []string
+		for _, p := range c.Policies {
+			ps = append(ps, fmt.Sprintf("%s/%s x%d", p.Service, p.Method, p.Attempts))
+		}
+		if c.Interceptor != 0 {
+			ps = append(ps, "interceptor x"+timesText(c.Interceptor))
+		}
+		parts = append(parts, "conn("+strings.Join(ps, ", ")+")")
+	}
 	for _, f := range s.Sets {
 		parts = append(parts, fmt.Sprintf("sets(f%d=p%d)", f.Field, f.Param))
 	}
@@ -524,5 +558,5 @@ func linksText(ls []RetryLink) string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0 && s.ReturnsConn == nil
 }

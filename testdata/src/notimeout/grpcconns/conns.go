@@ -73,6 +73,6 @@ func NewCatalog() (*grpc.ClientConn, error) { // want NewCatalog:`^returns\(conn
 }
 
 // NewSearch's service config retries but sets no timeout.
-func NewSearch() (*grpc.ClientConn, error) { // want NewSearch:`^returns\(conn0:unbounded\) outbound$`
+func NewSearch() (*grpc.ClientConn, error) { // want NewSearch:`^returns\(conn0:unbounded\) conn\(/ x3\) outbound$`
 	return grpc.NewClient("search:443", grpc.WithDefaultServiceConfig(`{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 3}}]}`))
 }

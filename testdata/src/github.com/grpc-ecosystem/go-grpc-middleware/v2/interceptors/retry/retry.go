@@ -2,7 +2,11 @@
 // for tests.
 package retry
 
-import "google.golang.org/grpc"
+import (
+	"time"
+
+	"google.golang.org/grpc"
+)
 
 type CallOption struct{ grpc.CallOption }
 
@@ -10,3 +14,5 @@ type CallOption struct{ grpc.CallOption }
 func WithMax(maxRetries uint) CallOption { return CallOption{} }
 
 func UnaryClientInterceptor(optFuncs ...CallOption) grpc.UnaryClientInterceptor { return nil }
+
+func WithPerRetryTimeout(timeout time.Duration) CallOption { return CallOption{} }
