@@ -46,7 +46,8 @@ drawing on one backoff object (a loop's NextBackOff, backoff.Retry's
 argument, passed on as a parameter or held in a field) share its budget and
 do not multiply either.
 failsafe-go executors count their retry policies; go-redis commands (4
-attempts, MaxRetries), minio-go requests (10) and AWS SDK v2 operations (3)
+attempts, MaxRetries), openai-go requests (3, WithMaxRetries), minio-go
+requests (10) and AWS SDK v2 operations (3)
 are layers of their own,
 and so are gRPC calls on a connection dialled in the package with a retry
 service config or go-grpc-middleware's retry interceptor (WithMax).

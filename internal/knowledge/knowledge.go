@@ -173,6 +173,12 @@ type RetryLayer struct {
 	// policies decide the count (RetryPolicyOf); without one it makes a
 	// single attempt.
 	Policies bool
+	// ConstructorOptions is set for an SDK client's method whose client
+	// value was constructed by a call given variadic options
+	// (openai.NewClient(option.WithMaxRetries(n))): those options set
+	// the count, then the request's own (the arguments from
+	// OptionsFrom).
+	ConstructorOptions bool
 	// BackOffObject is set when the argument at OptionsFrom is a backoff
 	// object (cenkalti/backoff v4): layers drawing on one object share
 	// its budget, so they do not multiply.

@@ -537,6 +537,12 @@ var retryLayerPatterns = []struct {
 	// minio-go: every request of a Client is retried up to MaxRetry (10)
 	// times, a package variable nobody sets per client.
 	{"(*github.com/minio/minio-go/v7.Client).", "(*github.com/minio/minio-go/v7.Client).*", RetryLayer{DefaultAttempts: 10, FuncArg: -1, OptionsFrom: -1}},
+	// openai-go: every request of a service (client.Chat.Completions.New)
+	// retries MaxRetries times after the first (2 by default), set by
+	// option.WithMaxRetries on the client or the request.
+	{"(*github.com/openai/openai-go.", "(*github.com/openai/openai-go.*Service).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 0, ConstructorOptions: true}},
+	{"(*github.com/openai/openai-go/v2.", "(*github.com/openai/openai-go/v2.*Service).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 0, ConstructorOptions: true}},
+	{"(*github.com/openai/openai-go/v3.", "(*github.com/openai/openai-go/v3.*Service).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 0, ConstructorOptions: true}},
 	// AWS SDK v2: the standard retryer makes 3 attempts of every
 	// operation (RetryMaxAttempts in the config; not read here).
 	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: -1}},
@@ -553,11 +559,14 @@ var retryLayerExcluded = map[string]bool{
 // retryOptions are the options and backoff wrappers of the retry
 // libraries that change a layer's attempt count.
 var retryOptions = map[string]RetryOption{
-	"github.com/avast/retry-go/v4.Attempts":         {Arg: 0, ZeroUnbounded: true},
-	"github.com/avast/retry-go/v4.UntilSucceeded":   {Arg: -1, Unbounded: true},
-	"github.com/cenkalti/backoff/v4.WithMaxRetries": {Arg: 1, Add: 1, WrapsBackOff: true},
-	"github.com/cenkalti/backoff/v4.WithContext":    {Arg: 0, PassThrough: true, WrapsBackOff: true},
-	"github.com/cenkalti/backoff/v5.WithMaxTries":   {Arg: 0, ZeroUnbounded: true},
+	"github.com/avast/retry-go/v4.Attempts":                {Arg: 0, ZeroUnbounded: true},
+	"github.com/avast/retry-go/v4.UntilSucceeded":          {Arg: -1, Unbounded: true},
+	"github.com/cenkalti/backoff/v4.WithMaxRetries":        {Arg: 1, Add: 1, WrapsBackOff: true},
+	"github.com/cenkalti/backoff/v4.WithContext":           {Arg: 0, PassThrough: true, WrapsBackOff: true},
+	"github.com/cenkalti/backoff/v5.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
+	"github.com/openai/openai-go/option.WithMaxRetries":    {Arg: 0, Add: 1},
+	"github.com/openai/openai-go/v2/option.WithMaxRetries": {Arg: 0, Add: 1},
+	"github.com/openai/openai-go/v3/option.WithMaxRetries": {Arg: 0, Add: 1},
 	// go-grpc-middleware's retry interceptors: WithMax counts retries.
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.WithMax": {Arg: 0, Add: 1},
 	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},

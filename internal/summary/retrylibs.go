@@ -37,6 +37,15 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 	case l.Policies:
 		attempts = e.executorAttempts(argOf(c, -1))
 	case l.OptionsFrom >= 0:
+		if l.ConstructorOptions {
+			if made := e.sdkConstruction(argOf(c, -1)); made != nil {
+				for _, a := range made.Call.Args {
+					if t, ok := e.optionAttempts(a); ok {
+						attempts = t
+					}
+				}
+			}
+		}
 		for i := l.OptionsFrom; ; i++ {
 			v := argOf(c, i)
 			if v == nil {
@@ -342,6 +351,72 @@ func (e *engine) constructorAttempts(v ssa.Value, field string, def times) times
 		}
 	}
 	return attempts
+}
+
+// sdkConstruction returns the call that constructed the SDK client a
+// service value belongs to: from &client.Chat.Completions through the
+// SDK's own struct fields to the client value, then to the single value
+// stored where it is held (a local, or a field or package variable this
+// package alone writes). Nil when it cannot be followed.
+func (e *engine) sdkConstruction(v ssa.Value) *ssa.Call {
+	sdk := typePkg(v.Type())
+	if sdk == nil {
+		return nil
+	}
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Call:
+			return x
+		case *ssa.FieldAddr:
+			if typePkg(x.X.Type()) == sdk {
+				v = x.X // a service inside the client
+				continue
+			}
+			st, ok := structOf(x.X.Type())
+			if !ok {
+				return nil
+			}
+			fv := st.Field(x.Field) // a field holding the client
+			if !e.soleWriter(fv) || len(e.stores[fv]) != 1 {
+				return nil
+			}
+			v = e.stores[fv][0]
+		case *ssa.Alloc:
+			var stored ssa.Value
+			for _, r := range *x.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+					if stored != nil {
+						return nil
+					}
+					stored = st.Val
+				}
+			}
+			if stored == nil {
+				return nil
+			}
+			v = stored
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// typePkg returns the package declaring the named type t is, or points
+// to.
+func typePkg(t types.Type) *types.Package {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Pkg()
+	}
+	return nil
 }
 
 // executorAttempts returns the attempts an executor makes: the product of
