@@ -100,7 +100,7 @@ func runtimeFix(ed *fixedit.Editor, n *summary.RetryNest) (*analysis.SuggestedFi
 	text := fmt.Sprintf("%s = %s.Do(%s, &%s.Policy{MaxAttempts: %s}, func(%s %s.Context) error {\n%s\treturn %s\n%s})",
 		s.errID.Name, retryName, ctx, retryName, ed.Text(s.count), ctx, ctxPkg, indent, call, indent)
 	edits := []analysis.TextEdit{{Pos: s.loop.Pos(), End: s.loop.End(), NewText: []byte(text)}}
-	edits, ok = s.withImports(ed, file, edits, needRetry)
+	edits, ok = withImports(ed, file, edits, needRetry)
 	if !ok {
 		return nil, nil
 	}
@@ -149,7 +149,7 @@ func singleAttempt(ed *fixedit.Editor, pos token.Pos, fn string) (*analysis.Sugg
 		parts = append(parts, init)
 	}
 	edits := []analysis.TextEdit{{Pos: s.loop.Pos(), End: s.loop.End(), NewText: []byte(strings.Join(parts, "\n"+indent))}}
-	edits, ok := s.withImports(ed, file, edits, nil)
+	edits, ok := withImports(ed, file, edits, nil)
 	if !ok {
 		return nil, nil
 	}
@@ -454,7 +454,7 @@ func (s *loopShape) redeclares(ed *fixedit.Editor) bool {
 }
 
 // withImports adds the imports the new text needs.
-func (s *loopShape) withImports(ed *fixedit.Editor, file *ast.File, edits []analysis.TextEdit, need []string) ([]analysis.TextEdit, bool) {
+func withImports(ed *fixedit.Editor, file *ast.File, edits []analysis.TextEdit, need []string) ([]analysis.TextEdit, bool) {
 	imps, ok := ed.ImportEdits(file, need)
 	if !ok {
 		return nil, false

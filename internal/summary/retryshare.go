@@ -31,15 +31,10 @@ type backOffID struct {
 // WithContext), the cell of a captured variable and field loads.
 func backOffOf(v ssa.Value) backOffID {
 	for {
-		switch x := v.(type) {
-		case nil:
+		if v == nil {
 			return backOffID{}
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
+		}
+		switch x := stripIface(v).(type) {
 		case *ssa.TypeAssert:
 			v = x.X
 		case *ssa.Call:
@@ -64,7 +59,7 @@ func backOffOf(v ssa.Value) backOffID {
 			}
 			return backOffID{v: x, field: -1}
 		default:
-			return backOffID{v: v, field: -1}
+			return backOffID{v: x, field: -1}
 		}
 	}
 }
