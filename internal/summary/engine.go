@@ -60,9 +60,13 @@ type fnInfo struct {
 	// retrying code is; retryLoops the function's retry loops.
 	retry      *Retries
 	retryChain retryChain
-	retryAt    token.Pos
-	retryLoops map[*loop]*loopLayer
-	retryDone  bool
+	// retryUnder is the path with the most attempts for callers inside a
+	// runtime layer, when it is not retryChain (Retries.UnderRuntime).
+	retryUnder   retryChain
+	retryUnderAt token.Pos
+	retryAt      token.Pos
+	retryLoops   map[*loop]*loopLayer
+	retryDone    bool
 	// retriedFree holds, for a closure, the free variables holding a func
 	// that it calls, with the layers around each call (possibly none).
 	retriedFree map[*ssa.FreeVar]retryChain

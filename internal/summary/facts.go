@@ -143,6 +143,11 @@ type Retries struct {
 	// Chain lists the layers of that path, outermost first, capped at
 	// maxChain links (Product is computed before the cap).
 	Chain []RetryLink `json:",omitempty"`
+	// UnderRuntime is, when it differs from Chain, the path with the most
+	// attempts for a caller inside a runtime layer, where the runtime's
+	// layers yield: a path of hand-written layers there can retry more
+	// than Chain's runtime ones do.
+	UnderRuntime []RetryLink `json:",omitempty"`
 	// Params lists the func parameters the function calls inside retry
 	// layers of its own (a withRetry(fn) helper): what a caller hands
 	// there is retried.
@@ -504,6 +509,9 @@ func (s *FuncSummary) String() string {
 	if r := s.Retries; r != nil {
 		if len(r.Chain) > 0 {
 			parts = append(parts, fmt.Sprintf("retries(x%s: %s)", timesText(r.Product), linksText(r.Chain)))
+		}
+		if len(r.UnderRuntime) > 0 {
+			parts = append(parts, fmt.Sprintf("underRuntime(%s)", linksText(r.UnderRuntime)))
 		}
 		for _, p := range r.Params {
 			count := ""

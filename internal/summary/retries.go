@@ -41,9 +41,12 @@ type retryChain []chainLink
 // runtime layer (it finds the outer attempt in its context), and a layer
 // drawing on the backoff object a layer around it draws on spends the
 // same budget.
-func (c retryChain) effective() []bool {
+func (c retryChain) effective() []bool { return c.effectiveBelow(false) }
+
+// effectiveBelow is effective for a chain whose caller is inside a
+// runtime layer when runtimeAbove is set.
+func (c retryChain) effectiveBelow(runtimeAbove bool) []bool {
 	out := make([]bool, len(c))
-	runtimeAbove := false
 	var drawn []backOffID
 	for i, l := range c {
 		shared := l.backoff.v != nil && slices.Contains(drawn, l.backoff)
@@ -59,9 +62,13 @@ func (c retryChain) effective() []bool {
 }
 
 // product is the number of attempts the innermost operation gets.
-func (c retryChain) product() times {
+func (c retryChain) product() times { return c.productBelow(false) }
+
+// productBelow is the product for a caller inside a runtime layer
+// (runtime true), where the chain's runtime layers yield.
+func (c retryChain) productBelow(runtime bool) times {
 	t := times(1)
-	for i, eff := range c.effective() {
+	for i, eff := range c.effectiveBelow(runtime) {
 		if eff {
 			t = t.mul(times(c[i].Attempts))
 		}
@@ -165,8 +172,8 @@ func (e *engine) retryClaim(info *fnInfo) {
 	info.retryDone = true
 	info.remote = e.doesRemote(info)
 	loops := e.retryLoops(info)
-	var best retryChain
-	var bestAt token.Pos
+	var best, under retryChain
+	var bestAt, underAt token.Pos
 	var params []RetriedParam
 	for _, instr := range info.ix.calls {
 		around := aroundBlock(info, loops, instr.Block())
@@ -184,6 +191,9 @@ func (e *engine) retryClaim(info *fnInfo) {
 			}
 			if p := full.product(); best == nil || rank(p) > rank(best.product()) || rank(p) == rank(best.product()) && len(full) > len(best) {
 				best, bestAt = full, cand.at
+			}
+			if p := full.productBelow(true); under == nil || rank(p) > rank(under.productBelow(true)) {
+				under, underAt = full, cand.at
 			}
 			// Where the function's own loops wrap the call, the nest is
 			// the call, with everything it retries inside; where they do
@@ -212,6 +222,11 @@ func (e *engine) retryClaim(info *fnInfo) {
 	if best != nil {
 		info.retry.Product, info.retry.Chain = int(best.product()), best.links(info.fn)
 		info.retryChain, info.retryAt = best, bestAt
+		if rank(under.productBelow(true)) > rank(best.productBelow(true)) {
+			// Inside a runtime layer, another path retries more.
+			info.retry.UnderRuntime = under.links(info.fn)
+			info.retryUnder, info.retryUnderAt = under, underAt
+		}
 	}
 }
 
@@ -238,7 +253,7 @@ func (e *engine) recordNest(info *fnInfo, outer, inner retryChain, at token.Pos)
 	}
 	for _, n := range e.res.retryNests {
 		if n.Pos == at {
-			if len(n.Outer)+len(n.Inner) >= len(full) {
+			if p := full.product(); rank(times(n.Product)) > rank(p) || rank(times(n.Product)) == rank(p) && len(n.Outer)+len(n.Inner) >= len(full) {
 				return
 			}
 			e.res.retryNests = removeNest(e.res.retryNests, n)
@@ -307,11 +322,11 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			// A retrying client's method: its attempts are the operation.
 			return []candidate{{sub: layers, at: at}}
 		}
-		sub, subAt, remote := e.runs(argOf(c, l.FuncArg), at)
+		runs, remote := e.runs(argOf(c, l.FuncArg), at)
 		if !remote {
 			return nil // a parameter (retriedParams), or local work
 		}
-		return []candidate{{layers: layers, sub: sub, at: subAt}}
+		return withLayers(layers, runs)
 	}
 	var out []candidate
 	s := e.retriesOf(c)
@@ -319,7 +334,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		return nil
 	}
 	if len(s.Chain) > 0 {
-		out = append(out, candidate{sub: e.calleeChain(c, s), at: at})
+		out = append(out, candidate{sub: e.calleeChain(c, s, false), at: at})
+	}
+	if len(s.UnderRuntime) > 0 {
+		out = append(out, candidate{sub: e.calleeChain(c, s, true), at: at})
 	}
 	for _, rp := range s.Params {
 		layers := e.atCall(c, nil, fromLinks(rp.Chain))
@@ -329,25 +347,41 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			}
 		}
 		layers = dropDisabled(layers)
-		sub, subAt, remote := e.runs(argOf(c, rp.Param), at)
+		runs, remote := e.runs(argOf(c, rp.Param), at)
 		if !remote {
 			continue
 		}
-		out = append(out, candidate{layers: layers, sub: sub, at: subAt})
+		out = append(out, withLayers(layers, runs)...)
 	}
 	return out
 }
 
-// calleeChain returns a callee's chain, with positions when the callee
-// is in this package.
-func (e *engine) calleeChain(c *ssa.CallCommon, s *Retries) retryChain {
+// withLayers returns the candidates of layers around each of the paths a
+// func value runs.
+func withLayers(layers retryChain, runs []candidate) []candidate {
+	for i := range runs {
+		runs[i].layers = layers
+	}
+	return runs
+}
+
+// calleeChain returns a callee's chain (its path for callers inside a
+// runtime layer when under is set), with positions when the callee is in
+// this package.
+func (e *engine) calleeChain(c *ssa.CallCommon, s *Retries, under bool) retryChain {
 	if fn := c.StaticCallee(); fn != nil {
 		if fn.Origin() != nil {
 			fn = fn.Origin()
 		}
 		if info := e.local[fn]; info != nil && info.retryChain != nil {
+			if under {
+				return e.atCall(c, fn, info.retryUnder)
+			}
 			return e.atCall(c, fn, info.retryChain)
 		}
+	}
+	if under {
+		return e.atCall(c, nil, fromLinks(s.UnderRuntime))
 	}
 	return e.atCall(c, nil, fromLinks(s.Chain))
 }
@@ -380,29 +414,38 @@ func (e *engine) retriesOf(c *ssa.CallCommon) *Retries {
 
 // runs returns what a call handing over a func value runs: its chain,
 // where the nest is reported (the closure's call into retrying code, or
-// at, the call itself), and whether it does outbound work.
-func (e *engine) runs(v ssa.Value, at token.Pos) (retryChain, token.Pos, bool) {
-	sub, subAt, remote := e.funcValueChain(v)
-	if mc := closureOf(v); mc != nil {
-		sub = inParent(mc, sub)
-	} else {
-		sub = withoutBackOffs(sub) // another function's objects
+// at, the call itself), and whether it does outbound work; and, when the
+// func value has one, its path for callers inside a runtime layer as a
+// second candidate (Retries.UnderRuntime).
+func (e *engine) runs(v ssa.Value, at token.Pos) ([]candidate, bool) {
+	paths, remote := e.funcValueChains(v)
+	var out []candidate
+	for _, p := range paths {
+		sub := p.sub
+		if mc := closureOf(v); mc != nil {
+			sub = inParent(mc, sub)
+		} else {
+			sub = withoutBackOffs(sub) // another function's objects
+		}
+		subAt := p.at
+		if !subAt.IsValid() {
+			subAt = at
+		}
+		out = append(out, candidate{sub: sub, at: subAt})
 	}
-	if !subAt.IsValid() {
-		subAt = at
-	}
-	return sub, subAt, remote
+	return out, remote
 }
 
-// funcValueChain returns the chain of the function a func value is (a
-// closure, a named function, a method value), where its call into
-// retrying code is when it is a closure of this package, and whether it
-// does outbound work: a func value that is a parameter, or a function
-// doing local work, grounds no chain.
-func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos, bool) {
+// funcValueChains returns the paths of the function a func value is (a
+// closure, a named function, a method value): its chain and, when it
+// differs, its path for callers inside a runtime layer, each with where
+// its call into retrying code is when it is a closure of this package;
+// and whether it does outbound work. A func value that is a parameter,
+// or a function doing local work, grounds no chain.
+func (e *engine) funcValueChains(v ssa.Value) ([]candidate, bool) {
 	f := funcValue(v)
 	if f == nil {
-		return nil, token.NoPos, false
+		return nil, false
 	}
 	if f.Synthetic != "" && len(f.Blocks) > 0 {
 		// A method value's wrapper: the method it calls.
@@ -417,24 +460,35 @@ func (e *engine) funcValueChain(v ssa.Value) (retryChain, token.Pos, bool) {
 	if info == nil {
 		obj, ok := f.Object().(*types.Func)
 		if !ok {
-			return nil, token.NoPos, false
+			return nil, false
 		}
 		if info = e.byObj[obj]; info == nil {
-			if s := e.imported(obj); s != nil && s.Retries != nil {
-				return fromLinks(s.Retries.Chain), token.NoPos, s.Retries.Outbound
+			s := e.imported(obj)
+			if s == nil || s.Retries == nil {
+				return nil, false
 			}
-			return nil, token.NoPos, false
+			out := []candidate{{sub: fromLinks(s.Retries.Chain)}}
+			if len(s.Retries.UnderRuntime) > 0 {
+				out = append(out, candidate{sub: fromLinks(s.Retries.UnderRuntime)})
+			}
+			return out, s.Retries.Outbound
 		}
 	}
 	e.retryClaim(info)
 	if info.retry == nil {
-		return nil, token.NoPos, info.remote
+		return []candidate{{}}, info.remote
+	}
+	out := []candidate{{sub: info.retryChain, at: info.retryAt}}
+	if info.retryUnder != nil {
+		out = append(out, candidate{sub: info.retryUnder, at: info.retryUnderAt})
 	}
 	if f.Parent() == nil {
 		// A named function: the nest is where it is handed over.
-		return info.retryChain, token.NoPos, info.remote
+		for i := range out {
+			out[i].at = token.NoPos
+		}
 	}
-	return info.retryChain, info.retryAt, info.remote
+	return out, info.remote
 }
 
 // retriedParams adds the func parameters the call retries: called
@@ -611,7 +665,7 @@ func (e *engine) computeCallRemote(c *ssa.CallCommon) bool {
 		if l.FuncArg < 0 {
 			return true // a retrying client's request
 		}
-		_, _, remote := e.funcValueChain(argOf(c, l.FuncArg))
+		_, remote := e.funcValueChains(argOf(c, l.FuncArg))
 		return remote
 	}
 	s := e.retriesOf(c)
@@ -623,7 +677,7 @@ func (e *engine) computeCallRemote(c *ssa.CallCommon) bool {
 	}
 	// A helper that runs what it is given: remote when that is.
 	for _, rp := range s.Params {
-		if _, _, remote := e.funcValueChain(argOf(c, rp.Param)); remote {
+		if _, remote := e.funcValueChains(argOf(c, rp.Param)); remote {
 			return true
 		}
 	}

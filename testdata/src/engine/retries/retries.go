@@ -148,6 +148,22 @@ func (c *Client) RuntimeNested(ctx context.Context) error { // want RuntimeNeste
 	})
 }
 
+// TwoPaths retries with the runtime on one path and in a loop on the
+// other: inside a caller's runtime layer the runtime path yields, so the
+// loop path is the one that multiplies there.
+func (c *Client) TwoPaths(ctx context.Context, fast bool) (err error) { // want TwoPaths:`^ctxIO\(0\) retries\(x5: retry.Do x5 yields\) underRuntime\(loop x3\) outbound$`
+	if fast {
+		return retry.Do(ctx, &retry.Policy{MaxAttempts: 5}, c.Get)
+	}
+	for i := 0; i < 3; i++ {
+		if err = c.Get(ctx); err == nil {
+			return nil
+		}
+		wait(ctx)
+	}
+	return err
+}
+
 // Retryable: a retrying client's call is a layer of its own.
 func Retryable(url string) error { // want Retryable:`^retries\(x5: retryablehttp.Client.Get x5\) outbound$`
 	_, err := retryablehttp.NewClient().Get(url)

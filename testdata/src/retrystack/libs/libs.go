@@ -155,6 +155,27 @@ func (s *Service) RuntimeAround(ctx context.Context) error {
 	})
 }
 
+// RuntimeAroundTwoPaths: the callee's runtime path yields inside this
+// runtime layer, its loop path does not: the nest is the loop's.
+func (s *Service) RuntimeAroundTwoPaths(ctx context.Context, fast bool) error {
+	return retry.Do(ctx, nil, func(ctx context.Context) error {
+		return s.twoPaths(ctx, fast) // want `retry.Do \(3 attempts\) wraps libs.Service.twoPaths, which retries 3×: up to 9 attempts per call`
+	})
+}
+
+func (s *Service) twoPaths(ctx context.Context, fast bool) (err error) {
+	if fast {
+		return retry.Do(ctx, &retry.Policy{MaxAttempts: 5}, s.ping)
+	}
+	for i := 0; i < 3; i++ {
+		if err = s.ping(ctx); err == nil {
+			return nil
+		}
+		backoffWait(ctx, i)
+	}
+	return err
+}
+
 // Retryable sends through a retryablehttp client in a loop of its own.
 func Retryable(url string) error {
 	c := retryablehttp.NewClient()
