@@ -225,6 +225,39 @@ func NextBackOff(fullName string) bool {
 	return j >= 0 && backOffPackages[recv[:j]]
 }
 
+// CallOptionRetries describes clients generated with per-method default
+// call options, one of which turns on the retries of the library every
+// method calls through (Google Cloud's clients and gax-go's Invoke): a
+// method whose defaults hold the retry option retries until the call's
+// deadline, and a call passing the option turns it on or off.
+type CallOptionRetries struct {
+	// Packages is the prefix of the clients' import paths.
+	Packages string
+	// Option is the variadic call option type every method takes last.
+	Option string
+	// Retry is the option that sets the retries, given a function that
+	// returns the retryer (nil: no retries).
+	Retry string
+	// OptionsField is the client's field holding the per-method options,
+	// a pointer to a struct with a field per method.
+	OptionsField string
+	// DefaultsPrefix begins the name of the functions returning that
+	// struct's defaults; REST marks a transport's second set, read when
+	// no other is found.
+	DefaultsPrefix, REST string
+}
+
+// CallOptionRetriesOf returns the description of the generated clients
+// of the package at path, if its clients are such clients.
+func CallOptionRetriesOf(path string) (CallOptionRetries, bool) {
+	for _, c := range callOptionRetries {
+		if strings.HasPrefix(path, c.Packages) {
+			return c, true
+		}
+	}
+	return CallOptionRetries{}, false
+}
+
 // TwinOf reports the context-taking twin of the named function, from the
 // table only. Analyzers also apply the general naming rule (see summary).
 func TwinOf(fullName string) (Twin, bool) {

@@ -122,6 +122,13 @@ func TestLookupsAreTotal(t *testing.T) {
 	assert.False(t, knowledge.IsLocalRead("sigs.k8s.io/controller-runtime/pkg/client.Client", "List"), "a client's List goes to the server")
 	assert.False(t, knowledge.IsLocalRead("sigs.k8s.io/controller-runtime/pkg/cache.Cache", "GetInformer"), "starting an informer waits for it to sync")
 	assert.Equal(t, "sql", knowledge.SQL.String())
+	cr, ok := knowledge.CallOptionRetriesOf("cloud.google.com/go/pubsub/apiv1")
+	assert.True(t, ok)
+	assert.Equal(t, "github.com/googleapis/gax-go/v2.WithRetry", cr.Retry)
+	_, ok = knowledge.CallOptionRetriesOf("cloud.google.com.evil/go/x")
+	assert.False(t, ok, "the prefix ends at a path separator")
+	_, ok = knowledge.CallOptionRetriesOf("github.com/googleapis/gax-go/v2")
+	assert.False(t, ok)
 }
 
 func pkgOf(fullName string) string {

@@ -572,6 +572,17 @@ var retryOptions = map[string]RetryOption{
 	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},
 }
 
+// callOptionRetries: Google Cloud's generated clients retry through
+// gax.Invoke with the retryer their call options give.
+var callOptionRetries = []CallOptionRetries{{
+	Packages:       "cloud.google.com/go/",
+	Option:         "github.com/googleapis/gax-go/v2.CallOption",
+	Retry:          "github.com/googleapis/gax-go/v2.WithRetry",
+	OptionsField:   "CallOptions",
+	DefaultsPrefix: "default",
+	REST:           "REST",
+}}
+
 // backOffPackages hand out backoff objects whose NextBackOff retry loops
 // draw on.
 var backOffPackages = map[string]bool{

@@ -99,6 +99,8 @@ type engine struct {
 	// ifaceRetries holds the retry claims of the package's interface
 	// methods (interfaceRetries).
 	ifaceRetries map[*types.Func]*Retries
+	// optionDefaults memoises callOptionDefaults.
+	optionDefaults map[*types.TypeName]map[string]token.Pos
 	// remoteCalls memoises callRemote.
 	remoteCalls map[*ssa.CallCommon]bool
 	// stores lists, per struct field and package-level variable, every

@@ -175,6 +175,14 @@ func (e *engine) retryClaim(info *fnInfo) {
 	var best, under retryChain
 	var bestAt, underAt token.Pos
 	var params []RetriedParam
+	if link, retries, method := e.callOptionLayer(info); method {
+		// A generated client's method: outbound work, retried by its
+		// default call options.
+		info.remote = true
+		if retries {
+			best, bestAt = retryChain{link}, link.pos
+		}
+	}
 	for _, instr := range info.ix.calls {
 		around := aroundBlock(info, loops, instr.Block())
 		cands := e.candidates(info, instr)
@@ -327,6 +335,10 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 			return nil // a parameter (retriedParams), or local work
 		}
 		return withLayers(layers, runs)
+	}
+	if cands, ok := e.callOptionCandidates(info, c, at); ok {
+		// Retries turned on or off by the call's own options.
+		return cands
 	}
 	var out []candidate
 	s := e.retriesOf(c)
