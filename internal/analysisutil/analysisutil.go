@@ -105,6 +105,12 @@ func IsHTTPRequestPtr(t types.Type) bool {
 	return ok && isNamed(p.Elem(), "net/http", "Request")
 }
 
+// IsHTTPClientPtr reports whether t is *net/http.Client.
+func IsHTTPClientPtr(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && isNamed(p.Elem(), "net/http", "Client")
+}
+
 // IsDuration reports whether t is time.Duration.
 func IsDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
 

@@ -622,6 +622,18 @@ func RetryingHTTPClientOf(fullName string) (RetryLayer, bool) {
 	return l, ok
 }
 
+// SendsThroughInterface reports whether the named interface method sends
+// by contract, whatever implements it (http.RoundTripper's RoundTrip).
+func SendsThroughInterface(fullName string) bool { return sendingInterfaceMethods[fullName] }
+
+// RetryingClientType reports whether the named type (package path and
+// name) is a retrying client whose methods are layers, with its default
+// count and the field holding its retries.
+func RetryingClientType(fullName string) (RetryLayer, bool) {
+	l, ok := retryingClientTypes[fullName]
+	return l, ok
+}
+
 // GRPCDialOf reports whether the named function dials a gRPC connection,
 // and the index of its first dial option.
 func GRPCDialOf(fullName string) (int, bool) {

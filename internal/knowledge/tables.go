@@ -486,6 +486,20 @@ var retryingHTTPClients = map[string]RetryLayer{
 	"(*github.com/hashicorp/go-retryablehttp.Client).StandardClient": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 }
 
+// sendingInterfaceMethods are interface methods whose implementations
+// send by contract: a loop calling one through the interface retries
+// outbound work (a Transport wrapping the next one).
+var sendingInterfaceMethods = map[string]bool{
+	"(net/http.RoundTripper).RoundTrip": true,
+}
+
+// retryingClientTypes are the retrying clients whose own methods are
+// layers (the retryLayers above): a function returning one hands its
+// count on to callers (ReturnsClient).
+var retryingClientTypes = map[string]RetryLayer{
+	"github.com/hashicorp/go-retryablehttp.Client": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+}
+
 // grpcDials dial a gRPC connection, with the index of their first dial
 // option: the retry module reads a retry service config or a retry
 // interceptor there.

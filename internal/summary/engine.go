@@ -79,6 +79,10 @@ type fnInfo struct {
 	// conn is the ReturnsConn claim (grpcretries.go), computed on demand.
 	conn     *ConnRetry
 	connDone bool
+	// client is the ReturnsClient claim (httpclients.go), computed on
+	// demand.
+	client     retryChain
+	clientDone bool
 }
 
 type engine struct {
@@ -222,6 +226,9 @@ func (e *engine) mergeInto(res *Result) {
 		s.Retries = info.retry
 		s.Sets = e.optionSets(info.obj)
 		s.ReturnsConn = e.returnsConn(info)
+		if c := e.returnsClient(info); c != nil {
+			s.ReturnsClient = c.links(info.fn)
+		}
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

@@ -113,6 +113,11 @@ type FuncSummary struct {
 	// made through it in other packages are layers of its attempts. Read
 	// by the retry module (grpcretries.go).
 	ReturnsConn *ConnRetry `json:",omitempty"`
+	// ReturnsClient is set when the function's first result is an HTTP
+	// client whose sends retry (a retrying client, an *http.Client made
+	// from one, an *http.Client whose Transport retries): the layers
+	// each send through it goes through, outermost first.
+	ReturnsClient []RetryLink `json:",omitempty"`
 }
 
 // ConnRetry is what a gRPC connection's dial options retry.
@@ -503,6 +508,9 @@ func (s *FuncSummary) String() string {
 		}
 		parts = append(parts, "conn("+strings.Join(ps, ", ")+")")
 	}
+	if len(s.ReturnsClient) > 0 {
+		parts = append(parts, "client("+linksText(s.ReturnsClient)+")")
+	}
 	for _, f := range s.Sets {
 		parts = append(parts, fmt.Sprintf("sets(f%d=p%d)", f.Field, f.Param))
 	}
@@ -566,5 +574,5 @@ func linksText(ls []RetryLink) string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0 && s.ReturnsConn == nil
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0 && s.ReturnsConn == nil && len(s.ReturnsClient) == 0
 }

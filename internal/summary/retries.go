@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
 // The retry claim module: which retry layers a call of a function goes
@@ -316,9 +318,9 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		// A call on a connection dialled with retries.
 		return []candidate{{sub: retryChain{link}, at: at}}
 	}
-	if link, ok := e.httpClientLayer(info, c); ok {
+	if sub, ok := e.httpSendLayers(info, c); ok {
 		// A send with a client whose transport retries.
-		return []candidate{{sub: retryChain{link}, at: at}}
+		return []candidate{{sub: sub, at: at}}
 	}
 	if l, ok := e.retryLayerAt(c); ok {
 		link, ok := e.libraryLink(info, c, l)
@@ -670,6 +672,9 @@ func (e *engine) callRemote(c *ssa.CallCommon) bool {
 
 func (e *engine) computeCallRemote(c *ssa.CallCommon) bool {
 	name := calleeName(c)
+	if c.IsInvoke() && knowledge.SendsThroughInterface(name) {
+		return true
+	}
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		return !e.localOutbound(c, name, o)
 	}

@@ -188,15 +188,20 @@ func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
 func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
 	alloc := e.literalOf(v)
 	if alloc == nil {
-		if call, ok := v.(*ssa.Call); ok && calleeFunc(&call.Call) != nil && calleeFunc(&call.Call).Name() == "NewClient" {
-			alloc = call
-		} else {
-			return timesUnknown
-		}
+		return timesUnknown
 	}
 	attempts := def
-	if _, lit := alloc.(*ssa.Alloc); lit {
+	switch x := alloc.(type) {
+	case *ssa.Alloc:
 		attempts = 1 // a literal's RetryMax is 0 unless set
+	case *ssa.Call:
+		if made := e.returnedClient(x.Common()); len(made) == 1 {
+			// A client another function made: its claim's count.
+			attempts = times(made[0].Attempts)
+		} else if f := calleeFunc(x.Common()); f == nil || f.Pkg() == nil || f.Pkg() != typePkg(v.Type()) {
+			// Not the library's own constructor: set who knows where.
+			return timesUnknown
+		}
 	}
 	for _, st := range fieldStores(alloc) {
 		if st.field != field {
@@ -539,36 +544,4 @@ func retryCallName(c *ssa.CallCommon) string {
 		return name
 	}
 	return calleeDisplay(c)
-}
-
-// httpClientLayer returns the retry layer of a call sending with an
-// *http.Client whose transport retries, where the client is made in this
-// package (c := retryablehttp.NewClient(); hc := c.StandardClient();
-// hc.Do(req)): the retrying client's attempts.
-func (e *engine) httpClientLayer(info *fnInfo, c *ssa.CallCommon) (chainLink, bool) {
-	switch calleeName(c) {
-	case "(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-	default:
-		return chainLink{}, false
-	}
-	made, ok := e.literalOf(argOf(c, -1)).(*ssa.Call)
-	if !ok {
-		return chainLink{}, false
-	}
-	l, ok := knowledge.RetryingHTTPClientOf(calleeName(made.Common()))
-	if !ok {
-		return chainLink{}, false
-	}
-	def := times(l.DefaultAttempts)
-	attempts := e.clientAttempts(argOf(made.Common(), -1), l.RetriesField, def)
-	if attempts == 1 {
-		return chainLink{}, false
-	}
-	return chainLink{RetryLink: RetryLink{
-		What:     libraryName(made.Common()),
-		Func:     funcDisplay(info.fn),
-		At:       analysisutil.ShortPos(e.pass.Fset, made.Pos()),
-		Attempts: int(attempts),
-		Client:   true,
-	}, pos: made.Pos()}, true
 }

@@ -32,5 +32,5 @@ func TestFuncValues(t *testing.T) {
 // on a backoff object a parameter holds; option functions setting a
 // field, and loops counting up to a field of the receiver.
 func TestRetryFacts(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries", "retrystack/options/client", "cloud.google.com/go/secretmanager/apiv1")
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries", "retrystack/options/client", "retrystack/transport", "cloud.google.com/go/secretmanager/apiv1")
 }
