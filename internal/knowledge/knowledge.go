@@ -168,6 +168,10 @@ type RetryLayer struct {
 	// method: attempts are its value plus one; 0 keeps the default and
 	// -1 means none.
 	OptionsField string
+	// Retryer is set for an SDK client's method whose count comes from
+	// the retryer the client was built with (RetryerConfigOf) and the
+	// option functions the call is given, from OptionsFrom.
+	Retryer bool
 	// Policies is set for an executor's method (failsafe-go's Run, Get):
 	// the receiver was made from a list of policies, and its retry
 	// policies decide the count (RetryPolicyOf); without one it makes a
@@ -223,6 +227,47 @@ func NextBackOff(fullName string) bool {
 	recv := strings.TrimLeft(fullName[:i], "(*")
 	j := strings.LastIndexByte(recv, '.')
 	return j >= 0 && backOffPackages[recv[:j]]
+}
+
+// RetryerConfig describes an SDK whose clients take their retries from a
+// retryer set where they are built (the AWS SDK v2): the shared config's
+// options, the client's option functions, and the call's own. Fields
+// name functions and types by their full names.
+type RetryerConfig struct {
+	// Packages is the prefix of the clients' import paths.
+	Packages string
+	// FromConfig is the constructor taking the shared config first, and
+	// FromOptions the one taking the options struct; option functions
+	// follow in both.
+	FromConfig, FromOptions string
+	// LoadConfig builds the shared config from option functions.
+	LoadConfig string
+	// ConfigMaxAttempts and ConfigRetryer are LoadConfig's options that set
+	// the count (0 keeps the default) and the retryer (given a function
+	// returning it).
+	ConfigMaxAttempts, ConfigRetryer string
+	// MaxAttemptsField and RetryerField are the client options' fields
+	// for the same.
+	MaxAttemptsField, RetryerField string
+	// NoRetries is the retryer type that makes one attempt.
+	NoRetries string
+	// WithMaxAttempts wraps a retryer with a count (its second argument).
+	WithMaxAttempts string
+	// Standard builds the default retryer from option functions setting
+	// StandardField; it makes StandardAttempts without them.
+	Standard, StandardField string
+	StandardAttempts        int
+}
+
+// RetryerConfigOf returns the retryer description of the clients of the
+// package at path, if they take a retryer.
+func RetryerConfigOf(path string) (RetryerConfig, bool) {
+	for _, c := range retryerConfigs {
+		if strings.HasPrefix(path, c.Packages) {
+			return c, true
+		}
+	}
+	return RetryerConfig{}, false
 }
 
 // CallOptionRetries describes clients generated with per-method default

@@ -558,8 +558,9 @@ var retryLayerPatterns = []struct {
 	{"(*github.com/openai/openai-go/v2.", "(*github.com/openai/openai-go/v2.*Service).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 0, ConstructorOptions: true}},
 	{"(*github.com/openai/openai-go/v3.", "(*github.com/openai/openai-go/v3.*Service).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 0, ConstructorOptions: true}},
 	// AWS SDK v2: the standard retryer makes 3 attempts of every
-	// operation (RetryMaxAttempts in the config; not read here).
-	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: -1}},
+	// operation, unless the config, the client's options or the call's
+	// say otherwise (retryerConfigs).
+	{"(*github.com/aws/aws-sdk-go-v2/service/", "(*github.com/aws/aws-sdk-go-v2/service/*.Client).*", RetryLayer{DefaultAttempts: 3, FuncArg: -1, OptionsFrom: 2, Retryer: true}},
 }
 
 // retryLayerExcluded are methods of the retrying clients above that send
@@ -585,6 +586,24 @@ var retryOptions = map[string]RetryOption{
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.WithMax": {Arg: 0, Add: 1},
 	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},
 }
+
+// retryerConfigs: the AWS SDK v2's clients retry 3 times unless their
+// config or options say otherwise.
+var retryerConfigs = []RetryerConfig{{
+	Packages:          "github.com/aws/aws-sdk-go-v2/service/",
+	FromConfig:        "NewFromConfig",
+	FromOptions:       "New",
+	LoadConfig:        "github.com/aws/aws-sdk-go-v2/config.LoadDefaultConfig",
+	ConfigMaxAttempts: "github.com/aws/aws-sdk-go-v2/config.WithRetryMaxAttempts",
+	ConfigRetryer:     "github.com/aws/aws-sdk-go-v2/config.WithRetryer",
+	MaxAttemptsField:  "RetryMaxAttempts",
+	RetryerField:      "Retryer",
+	NoRetries:         "github.com/aws/aws-sdk-go-v2/aws.NopRetryer",
+	WithMaxAttempts:   "github.com/aws/aws-sdk-go-v2/aws/retry.AddWithMaxAttempts",
+	Standard:          "github.com/aws/aws-sdk-go-v2/aws/retry.NewStandard",
+	StandardField:     "MaxAttempts",
+	StandardAttempts:  3,
+}}
 
 // callOptionRetries: Google Cloud's generated clients retry through
 // gax.Invoke with the retryer their call options give.

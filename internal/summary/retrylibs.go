@@ -36,6 +36,8 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		attempts = e.constructorAttempts(argOf(c, -1), l.OptionsField, attempts)
 	case l.Policies:
 		attempts = e.executorAttempts(argOf(c, -1))
+	case l.Retryer:
+		attempts = e.retryerAttempts(c, l.OptionsFrom, attempts)
 	case l.OptionsFrom >= 0:
 		if l.ConstructorOptions {
 			if made := e.sdkConstruction(argOf(c, -1)); made != nil {
