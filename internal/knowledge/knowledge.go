@@ -168,6 +168,10 @@ type RetryLayer struct {
 	// method: attempts are its value plus one; 0 keeps the default and
 	// -1 means none.
 	OptionsField string
+	// CountVar names the package variable of the layer's package that
+	// holds the count (minio-go's MaxRetry): a constant the analysed
+	// package stores there replaces the default.
+	CountVar string
 	// Retryer is set for an SDK client's method whose count comes from
 	// the retryer the client was built with (RetryerConfigOf) and the
 	// option functions the call is given, from OptionsFrom.

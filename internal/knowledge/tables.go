@@ -550,7 +550,7 @@ var retryLayerPatterns = []struct {
 	{"(github.com/redis/go-redis/v9.UniversalClient).", "(github.com/redis/go-redis/v9.UniversalClient).*", RetryLayer{DefaultAttempts: 4, FuncArg: -1, OptionsFrom: -1, OptionsField: "MaxRetries"}},
 	// minio-go: every request of a Client is retried up to MaxRetry (10)
 	// times, a package variable nobody sets per client.
-	{"(*github.com/minio/minio-go/v7.Client).", "(*github.com/minio/minio-go/v7.Client).*", RetryLayer{DefaultAttempts: 10, FuncArg: -1, OptionsFrom: -1}},
+	{"(*github.com/minio/minio-go/v7.Client).", "(*github.com/minio/minio-go/v7.Client).*", RetryLayer{DefaultAttempts: 10, FuncArg: -1, OptionsFrom: -1, CountVar: "MaxRetry"}},
 	// openai-go: every request of a service (client.Chat.Completions.New)
 	// retries MaxRetries times after the first (2 by default), set by
 	// option.WithMaxRetries on the client or the request.

@@ -38,6 +38,8 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		attempts = e.executorAttempts(argOf(c, -1))
 	case l.Retryer:
 		attempts = e.retryerAttempts(c, l.OptionsFrom, attempts)
+	case l.CountVar != "":
+		attempts = e.countVarAttempts(c, l.CountVar, attempts)
 	case l.OptionsFrom >= 0:
 		if l.ConstructorOptions {
 			if made := e.sdkConstruction(argOf(c, -1)); made != nil {
@@ -74,6 +76,34 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		link.backoff = backOffOf(argOf(c, l.OptionsFrom))
 	}
 	return link, true
+}
+
+// countVarAttempts reads the package variable holding a library's count
+// where this package stores constants into it (minio.MaxRetry = 3, in
+// main or an init): the largest; an unknown value makes the count one
+// set at run time. Stores made by other packages are not seen.
+func (e *engine) countVarAttempts(c *ssa.CallCommon, name string, def times) times {
+	f := calleeFunc(c)
+	if f == nil || f.Pkg() == nil {
+		return def
+	}
+	v, ok := f.Pkg().Scope().Lookup(name).(*types.Var)
+	if !ok {
+		return def
+	}
+	stores := e.stores[v]
+	if len(stores) == 0 {
+		return def
+	}
+	var most int64
+	for _, s := range stores {
+		n, ok := e.intOf(s)
+		if !ok {
+			return timesUnknown
+		}
+		most = max(most, n)
+	}
+	return attemptsOf(most)
 }
 
 // libraryName is a library layer's name as messages show it
