@@ -360,11 +360,21 @@ func (e *engine) exportValueFacts() {
 		if v.Pkg() != e.pass.Pkg {
 			continue
 		}
+		var fact ValueSummary
+		if v.Exported() {
+			// Retries of what it holds (httpclients.go, grpcretries.go).
+			if c := e.varClient(v); c != nil {
+				fact.Client = c.links(nil)
+			}
+			fact.Conn = e.varConn(v)
+		}
 		d, ok := e.claimDomain(v.Type())
 		if !ok {
+			if len(fact.Client) > 0 || fact.Conn != nil {
+				e.pass.ExportObjectFact(v, &fact)
+			}
 			continue
 		}
-		var fact ValueSummary
 		val := e.varValue(d, v)
 		c := ValueClaim{Of: d.String()}
 		switch val.state() {
@@ -376,7 +386,7 @@ func (e *engine) exportValueFacts() {
 			c.State, c.What, c.At = "unbounded", u.what, e.srcAt(u)
 			fact.Values = append(fact.Values, c)
 		}
-		if len(fact.Values) > 0 {
+		if len(fact.Values) > 0 || len(fact.Client) > 0 || fact.Conn != nil {
 			e.pass.ExportObjectFact(v, &fact)
 		}
 	}

@@ -391,6 +391,14 @@ const (
 // field or variable, for notimeout (Of "client", "ctx").
 type ValueSummary struct {
 	Values []ValueClaim
+	// Client is set for an exported field or variable that holds, on
+	// every store the package makes, an HTTP client whose sends retry
+	// (as ReturnsClient), and Conn for one holding a gRPC connection
+	// dialled with retries (as ReturnsConn): read by the retry module
+	// where other packages send through it. Stores other packages make
+	// are not seen.
+	Client []RetryLink `json:",omitempty"`
+	Conn   *ConnRetry  `json:",omitempty"`
 }
 
 func (*ValueSummary) AFact() {}
@@ -400,10 +408,28 @@ func (s *ValueSummary) String() string {
 	for _, v := range s.Values {
 		parts = append(parts, v.Of+":"+v.State)
 	}
+	if len(s.Client) > 0 {
+		parts = append(parts, "client("+linksText(s.Client)+")")
+	}
+	if s.Conn != nil {
+		parts = append(parts, "conn("+s.Conn.text()+")")
+	}
 	return strings.Join(parts, " ")
 }
 
 const maxChain = 6
+
+// text renders a connection's retries for String.
+func (c *ConnRetry) text() string {
+	var ps []string
+	for _, p := range c.Policies {
+		ps = append(ps, fmt.Sprintf("%s/%s x%d", p.Service, p.Method, p.Attempts))
+	}
+	if c.Interceptor != 0 {
+		ps = append(ps, "interceptor x"+timesText(c.Interceptor))
+	}
+	return strings.Join(ps, ", ")
+}
 
 func (*FuncSummary) AFact() {}
 
@@ -499,14 +525,7 @@ func (s *FuncSummary) String() string {
 		parts = append(parts, fmt.Sprintf("calls(%d,x%s%s)", c.Param, n, args))
 	}
 	if c := s.ReturnsConn; c != nil {
-		var ps []string
-		for _, p := range c.Policies {
-			ps = append(ps, fmt.Sprintf("%s/%s x%d", p.Service, p.Method, p.Attempts))
-		}
-		if c.Interceptor != 0 {
-			ps = append(ps, "interceptor x"+timesText(c.Interceptor))
-		}
-		parts = append(parts, "conn("+strings.Join(ps, ", ")+")")
+		parts = append(parts, "conn("+c.text()+")")
 	}
 	if len(s.ReturnsClient) > 0 {
 		parts = append(parts, "client("+linksText(s.ReturnsClient)+")")

@@ -28,6 +28,9 @@ import (
 // the connection a generated client value was made from; nil when it
 // has none or cannot be followed.
 func (e *engine) connRetryOf(v ssa.Value) *ConnRetry {
+	if fv := loadedVar(stripIface(v)); fv != nil && fv.Pkg() != e.pass.Pkg {
+		return e.importedVar(fv).Conn
+	}
 	made, ok := e.literalOf(stripIface(v)).(*ssa.Call)
 	if !ok {
 		return nil
@@ -145,6 +148,27 @@ func (e *engine) returnsConn(info *fnInfo) *ConnRetry {
 		}
 	}
 	return nil
+}
+
+// varConn returns the retries of the connection an exported field or
+// variable of the package holds on every store the package makes, dialled
+// at one place.
+func (e *engine) varConn(v *types.Var) *ConnRetry {
+	if !connLike(v.Type()) {
+		return nil
+	}
+	var got *ConnRetry
+	for _, val := range e.stores[v] {
+		if k, ok := val.(*ssa.Const); ok && k.IsNil() {
+			continue
+		}
+		cr := e.connRetryOf(val)
+		if cr == nil || got != nil && got.At != cr.At {
+			return nil
+		}
+		got = cr
+	}
+	return got
 }
 
 // connLike reports whether a result can be a connection or a generated

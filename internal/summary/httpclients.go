@@ -35,13 +35,16 @@ func (e *engine) httpSendLayers(info *fnInfo, c *ssa.CallCommon) (retryChain, bo
 	if !httpSends[calleeName(c)] {
 		return nil, false
 	}
-	chain := dropDisabled(e.clientLayers(info, argOf(c, -1)))
+	chain := dropDisabled(e.clientLayers(info.fn, argOf(c, -1)))
 	return chain, len(chain) > 0
 }
 
 // clientLayers returns the layers every send through the *http.Client v
-// goes through.
-func (e *engine) clientLayers(info *fnInfo, v ssa.Value) retryChain {
+// (a value of fn) goes through.
+func (e *engine) clientLayers(fn *ssa.Function, v ssa.Value) retryChain {
+	if fv := loadedVar(stripIface(v)); fv != nil && fv.Pkg() != e.pass.Pkg {
+		return fromLinks(e.importedVar(fv).Client)
+	}
 	switch x := e.literalOf(stripIface(v)).(type) {
 	case *ssa.Call:
 		cc := x.Common()
@@ -52,7 +55,7 @@ func (e *engine) clientLayers(info *fnInfo, v ssa.Value) retryChain {
 		attempts := e.clientAttempts(argOf(cc, -1), l.RetriesField, times(l.DefaultAttempts))
 		return retryChain{{RetryLink: RetryLink{
 			What:     libraryName(cc),
-			Func:     funcDisplay(info.fn),
+			Func:     funcDisplay(fn),
 			At:       analysisutil.ShortPos(e.pass.Fset, x.Pos()),
 			Attempts: int(attempts),
 			Client:   true,
@@ -130,20 +133,33 @@ func (e *engine) returnsClient(info *fnInfo) retryChain {
 	if res.Len() == 0 {
 		return nil
 	}
-	t := res.At(0).Type()
+	var results []ssa.Value
+	for _, b := range info.fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			results = append(results, ret.Results[0])
+		}
+	}
+	got := e.heldClient(res.At(0).Type(), results)
+	info.client = got
+	return got
+}
+
+// heldClient returns the layers of the HTTP client of type t that each of
+// the values is (nil ones aside), when they agree: a retrying client with
+// its count, or an *http.Client whose sends retry.
+func (e *engine) heldClient(t types.Type, values []ssa.Value) retryChain {
 	layer, retrying := knowledge.RetryingClientType(typeFullName(derefType(t)))
 	if !retrying && !analysisutil.IsHTTPClientPtr(t) {
 		return nil
 	}
 	var got retryChain
-	for _, b := range info.fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		v := ret.Results[0]
+	for _, v := range values {
 		if k, ok := v.(*ssa.Const); ok && k.IsNil() {
 			continue
+		}
+		fn := v.Parent()
+		if fn == nil {
+			return nil
 		}
 		var chain retryChain
 		if retrying {
@@ -155,22 +171,36 @@ func (e *engine) returnsClient(info *fnInfo) retryChain {
 			if attempts != timesUnknown {
 				chain = retryChain{{RetryLink: RetryLink{
 					What:     typeDisplay(derefType(t)),
-					Func:     funcDisplay(info.fn),
+					Func:     funcDisplay(fn),
 					At:       analysisutil.ShortPos(e.pass.Fset, pos),
 					Attempts: int(attempts),
 					Client:   true,
 				}, pos: pos}}
 			}
 		} else {
-			chain = e.clientLayers(info, v)
+			chain = e.clientLayers(fn, v)
 		}
 		if len(chain) == 0 || got != nil && rank(chain.product()) != rank(got.product()) {
 			return nil
 		}
 		got = chain
 	}
-	info.client = got
 	return got
+}
+
+// varClient returns the layers of the HTTP client an exported field or
+// variable of the package holds on every store the package makes.
+func (e *engine) varClient(v *types.Var) retryChain {
+	return e.heldClient(v.Type(), e.stores[v])
+}
+
+// importedVar returns another package's fact on its field or variable.
+func (e *engine) importedVar(v *types.Var) *ValueSummary {
+	var vs ValueSummary
+	if e.std || v.Pkg() == nil || !e.pass.ImportObjectFact(v, &vs) {
+		return &ValueSummary{}
+	}
+	return &vs
 }
 
 // derefType returns what a pointer type points to, or t.

@@ -218,6 +218,13 @@ func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
 // the client is made in this package from the library's constructor or
 // a literal: its default unless a constant is stored there.
 func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
+	if fv := loadedVar(stripIface(v)); fv != nil && fv.Pkg() != e.pass.Pkg {
+		// Another package's field or variable: its fact.
+		if c := e.importedVar(fv).Client; len(c) == 1 {
+			return times(c[0].Attempts)
+		}
+		return timesUnknown
+	}
 	alloc := e.literalOf(v)
 	if alloc == nil {
 		return timesUnknown

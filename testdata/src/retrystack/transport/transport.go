@@ -53,6 +53,20 @@ func NewQuiet() *retryablehttp.Client { // want NewQuiet:`^client\(retryablehttp
 	return c
 }
 
+// Shared is a retrying client for the whole program.
+var Shared = NewRetryable() // want Shared:`^client\(retryablehttp.Client x3\)$`
+
+// Deps holds the clients the service uses, built here.
+type Deps struct {
+	HTTP  *http.Client // want HTTP:`^client\(loop x3\)$`
+	Plain *http.Client
+}
+
+// NewDeps builds them.
+func NewDeps() *Deps {
+	return &Deps{HTTP: NewClient(), Plain: &http.Client{}}
+}
+
 // API sends through its own retrying transport.
 type API struct {
 	hc *http.Client // want hc:`^client:bounded$`

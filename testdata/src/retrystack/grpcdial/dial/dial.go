@@ -40,3 +40,17 @@ func Intercepted(target string) (*grpc.ClientConn, error) {
 func Plain(target string) (*grpc.ClientConn, error) {
 	return grpc.NewClient(target)
 }
+
+// Conns holds the connections the service uses, dialled here.
+type Conns struct {
+	Orders *grpc.ClientConn
+}
+
+// NewConns dials the orders connection with its retry policy.
+func NewConns(target string) (*Conns, error) {
+	conn, err := Orders(target)
+	if err != nil {
+		return nil, err
+	}
+	return &Conns{Orders: conn}, nil
+}

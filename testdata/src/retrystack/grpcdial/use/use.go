@@ -88,3 +88,15 @@ func Plain(ctx context.Context) error {
 	}
 	return err
 }
+
+// FromField calls on a connection held in another package's field.
+func FromField(ctx context.Context, c *dial.Conns, id string) (o *orderspb.Order, err error) {
+	client := orderspb.NewOrdersClient(c.Orders)
+	for range 3 {
+		if o, err = client.GetOrder(ctx, &orderspb.GetOrderRequest{Id: id}); err == nil { // want `retry loop \(3 attempts\) wraps the service config's retryPolicy of the connection dialled at dial.go:\d+ \(4 attempts\): up to 12 attempts per call`
+			return o, nil
+		}
+		pause(ctx)
+	}
+	return nil, err
+}

@@ -89,3 +89,36 @@ func Through(ctx context.Context, a *transport.API, url string) (resp *http.Resp
 	}
 	return nil, err
 }
+
+// SharedGet loops around the package variable's retrying client.
+func SharedGet(ctx context.Context, url string) (resp *http.Response, err error) {
+	for range 2 {
+		if resp, err = transport.Shared.Get(url); err == nil { // want `retry loop \(2 attempts\) wraps retryablehttp.Client.Get \(3 attempts\): up to 6 attempts per call`
+			return resp, nil
+		}
+		wait(ctx)
+	}
+	return nil, err
+}
+
+// DepsGet loops around a client held in another package's field.
+func DepsGet(ctx context.Context, d *transport.Deps, url string) (resp *http.Response, err error) {
+	for range 2 {
+		if resp, err = d.HTTP.Get(url); err == nil { // want `retry loop \(2 attempts\) wraps transport.retrying.RoundTrip, which retries 3× \(transport.go:\d+\): up to 6 attempts per call`
+			return resp, nil
+		}
+		wait(ctx)
+	}
+	return nil, err
+}
+
+// PlainGet: the other field's client does not retry.
+func PlainGet(ctx context.Context, d *transport.Deps, url string) (resp *http.Response, err error) {
+	for range 2 {
+		if resp, err = d.Plain.Get(url); err == nil {
+			return resp, nil
+		}
+		wait(ctx)
+	}
+	return nil, err
+}
