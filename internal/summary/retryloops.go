@@ -437,6 +437,11 @@ func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) l
 		if !ok {
 			ctr, ok = counterOf(e, l, y)
 			if !ok {
+				if ex.from == l.header && isInteger(x.Type()) {
+					// for n = 0; n <= max; n++ with n captured by a
+					// closure, kept in memory: a count, not followed.
+					unknown = true
+				}
 				continue
 			}
 			op, x, y = swapOp(op), y, x

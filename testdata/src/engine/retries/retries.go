@@ -222,3 +222,24 @@ func (c *Client) PullTwice(ctx context.Context, b backoff.BackOff) error { // wa
 		time.Sleep(d)
 	}
 }
+
+// Captured counts in a variable a deferred closure reads: kept in memory,
+// the count is not followed, and is unknown rather than unbounded.
+func (c *Client) Captured(ctx context.Context, disabled bool) error { // want Captured:`^ctxIO\(0\) retries\(x\?: loop x\?\) outbound$`
+	var tries uint8
+	defer func() { observe(int(tries)) }()
+	var err error
+	max := uint8(c.max)
+	if disabled {
+		max = 0
+	}
+	for tries = 0; tries <= max; tries++ {
+		if err = c.Get(ctx); err == nil {
+			return nil
+		}
+		wait(ctx)
+	}
+	return err
+}
+
+func observe(int) {}
