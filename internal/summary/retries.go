@@ -186,7 +186,7 @@ func (e *engine) retryClaim(info *fnInfo) {
 		}
 	}
 	for _, instr := range info.ix.calls {
-		around := aroundBlock(info, loops, instr.Block())
+		around := aroundCall(info, loops, instr)
 		cands := e.candidates(info, instr)
 		if len(cands) == 0 && len(around) > 0 && e.callRemote(instr.Common()) {
 			// Outbound work inside the function's own layers. Local work
@@ -295,15 +295,75 @@ func removeNest(ns []*RetryNest, n *RetryNest) []*RetryNest {
 	return ns
 }
 
-// aroundBlock returns the retry loops around block b, outermost first.
-func aroundBlock(info *fnInfo, loops map[*loop]*loopLayer, b *ssa.BasicBlock) retryChain {
+// aroundCall returns the retry loops around a call, outermost first: the
+// loops that go round again when it fails. A loop the call's failure
+// leaves (a connection taken again between attempts, whose own failure
+// ends the loop) calls it once a round but does not retry it.
+func aroundCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa.CallInstruction) retryChain {
 	var out retryChain
-	for l := info.ix.loopOf[b]; l != nil; l = l.parent {
-		if ll := loops[l]; ll != nil {
+	for l := info.ix.loopOf[instr.Block()]; l != nil; l = l.parent {
+		if ll := loops[l]; ll != nil && !failureLeaves(l, instr) {
 			out = append(retryChain{ll.link}, out...)
 		}
 	}
 	return out
+}
+
+// failureLeaves reports whether the loop tests the call's error and,
+// when it failed, leaves without going round again.
+func failureLeaves(l *loop, call ssa.CallInstruction) bool {
+	v, ok := call.(ssa.Value)
+	if !ok {
+		return false
+	}
+	for _, b := range l.inOrder() {
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			continue
+		}
+		errv := cmp.X
+		if isNil(errv) {
+			errv = cmp.Y
+		} else if !isNil(cmp.Y) {
+			continue
+		}
+		if ex, ok := errv.(*ssa.Extract); ok {
+			errv = ex.Tuple
+		}
+		if errv != v || !isErrorType(cmp.X.Type()) && !isErrorType(cmp.Y.Type()) {
+			continue
+		}
+		failed := b.Succs[0]
+		if cmp.Op == token.EQL {
+			failed = b.Succs[1]
+		}
+		return !reachesHeader(l, failed)
+	}
+	return false
+}
+
+// reachesHeader reports whether control can go from b round the loop
+// again without leaving it.
+func reachesHeader(l *loop, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == l.header {
+			return true
+		}
+		if seen[n] || !l.body[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, n.Succs...)
+	}
+	return false
 }
 
 // candidates returns what a call contributes to chains: a library

@@ -162,7 +162,7 @@ func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 		if cmp.Op == token.EQL {
 			failed, succeeded = succeeded, failed
 		}
-		if l.body[failed] && leavesOnly(l, succeeded, failed) {
+		if l.body[failed] && leavesOnly(l, succeeded, failed) && !picksResource(l, call, succeeded) {
 			call = e.resultOf(l, call)
 			if e.callRemote(call.Common()) {
 				return call, failed // the outbound call the loop is for
@@ -173,6 +173,68 @@ func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 		}
 	}
 	return first, firstFailed
+}
+
+// picksResource reports whether a loop's success hands out a resource
+// it took earlier in the same round (a pool's connection that passed a
+// health check) rather than what the failed call produced: the loop
+// walks a pool's items, checking each once, and retries no operation. A
+// loop that dials again and returns the new connection, or returns what
+// the call produced, retries.
+func picksResource(l *loop, call ssa.CallInstruction, succeeded *ssa.BasicBlock) bool {
+	failing, _ := call.(ssa.Value)
+	seen := map[*ssa.BasicBlock]bool{}
+	queue := []*ssa.BasicBlock{succeeded}
+	for len(queue) > 0 && len(seen) < 64 {
+		b := queue[0]
+		queue = queue[1:]
+		if b == l.header || seen[b] {
+			continue
+		}
+		seen[b] = true
+		queue = append(queue, b.Succs...)
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		picked, produced := false, false
+		var walk func(v ssa.Value, depth int)
+		walk = func(v ssa.Value, depth int) {
+			if depth > 6 || v == nil || picked && produced {
+				return
+			}
+			if v == failing {
+				produced = true
+				return
+			}
+			if c, ok := v.(*ssa.Call); ok && l.body[c.Block()] && before(c, call) {
+				picked = true
+			}
+			if a, ok := v.(*ssa.Alloc); ok && a.Referrers() != nil {
+				// A variable a closure captured: what is stored in it.
+				for _, r := range *a.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+						walk(st.Val, depth+1)
+					}
+				}
+				return
+			}
+			instr, ok := v.(ssa.Instruction)
+			if !ok {
+				return
+			}
+			for _, op := range instr.Operands(nil) {
+				if *op != nil {
+					walk(*op, depth+1)
+				}
+			}
+		}
+		walk(ret.Results[0], 0)
+		if picked && !produced {
+			return true
+		}
+	}
+	return false
 }
 
 // resultOf returns, for a call that reads the outcome of a command made

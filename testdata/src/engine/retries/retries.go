@@ -243,3 +243,56 @@ func (c *Client) Captured(ctx context.Context, disabled bool) error { // want Ca
 }
 
 func observe(int) {}
+
+type pool struct{ c *Client }
+
+type conn struct{ c *Client }
+
+func (p *pool) take(ctx context.Context) (*conn, error) { // want take:`^ctxIO\(0\) outbound$`
+	return &conn{p.c}, p.c.Get(ctx)
+}
+
+func (cn *conn) ping(ctx context.Context) error { return cn.c.Get(ctx) } // want ping:`^ctxIO\(0\) outbound$`
+
+func (cn *conn) destroy() {}
+
+func (cn *conn) ready() *conn { return cn }
+
+// Checked walks a pool's connections, pinging each once and handing out
+// the first that answers: picking, not retrying.
+func Checked(ctx context.Context, p *pool, max int32, timeout time.Duration) (*conn, error) { // want Checked:`^ctxIO\(0\) outbound$`
+	for range int(max) + 1 {
+		cn, err := p.take(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = func() error {
+			pingCtx := ctx
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				pingCtx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			return cn.ping(pingCtx)
+		}()
+		if err != nil {
+			cn.destroy()
+			continue
+		}
+		return cn.ready(), nil
+	}
+	return nil, errors.New("no connection answers")
+}
+
+// Redial takes a connection again when taking one failed: a retry.
+func Redial(ctx context.Context, p *pool) (*conn, error) { // want Redial:`^ctxIO\(0\) retries\(x3: loop x3\) outbound$`
+	var err error
+	for range 3 {
+		var cn *conn
+		if cn, err = p.take(ctx); err == nil {
+			return cn, nil
+		}
+		wait(ctx)
+	}
+	return nil, err
+}

@@ -176,6 +176,22 @@ func (s *Service) twoPaths(ctx context.Context, fast bool) (err error) {
 	return err
 }
 
+// Reacquire calls a retrying API between attempts, but its failure ends
+// the loop: the loop retries ping, not the API call, so nothing nests.
+func (s *Service) Reacquire(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err := s.api.GetAccount(ctx, "1"); err != nil {
+			return err
+		}
+		if err = s.ping(ctx); err == nil {
+			return nil
+		}
+		backoffWait(ctx, i)
+	}
+	return err
+}
+
 // Retryable sends through a retryablehttp client in a loop of its own.
 func Retryable(url string) error {
 	c := retryablehttp.NewClient()
