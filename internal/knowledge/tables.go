@@ -458,6 +458,7 @@ var retryLayers = map[string]RetryLayer{
 	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
 	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
 	"github.com/cenkalti/backoff/v5.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // 15m of elapsed time by default
+	"github.com/cenkalti/backoff/v7.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // as v5
 	"github.com/resilvet/resilvet/runtime/retry.Do":            {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
 	"github.com/resilvet/resilvet/runtime/retry.DoValue":       {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
 	"(*github.com/hashicorp/go-retryablehttp.Client).Do":       {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
@@ -579,6 +580,7 @@ var retryOptions = map[string]RetryOption{
 	"github.com/cenkalti/backoff/v4.WithMaxRetries":        {Arg: 1, Add: 1, WrapsBackOff: true},
 	"github.com/cenkalti/backoff/v4.WithContext":           {Arg: 0, PassThrough: true, WrapsBackOff: true},
 	"github.com/cenkalti/backoff/v5.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
+	"github.com/cenkalti/backoff/v7.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
 	"github.com/openai/openai-go/option.WithMaxRetries":    {Arg: 0, Add: 1},
 	"github.com/openai/openai-go/v2/option.WithMaxRetries": {Arg: 0, Add: 1},
 	"github.com/openai/openai-go/v3/option.WithMaxRetries": {Arg: 0, Add: 1},
@@ -621,6 +623,7 @@ var callOptionRetries = []CallOptionRetries{{
 var backOffPackages = map[string]bool{
 	"github.com/cenkalti/backoff/v4": true,
 	"github.com/cenkalti/backoff/v5": true,
+	"github.com/cenkalti/backoff/v7": true,
 }
 
 // neverReturn are calls after which control does not continue: the

@@ -8,6 +8,7 @@ import (
 	retrygo "github.com/avast/retry-go/v4"
 	"github.com/cenkalti/backoff/v4"
 	backoff5 "github.com/cenkalti/backoff/v5"
+	backoff7 "github.com/cenkalti/backoff/v7"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/resilvet/resilvet/runtime/retry"
 
@@ -47,6 +48,13 @@ func (s *Service) BackoffV5(ctx context.Context) (string, error) {
 	return backoff5.Retry(ctx, func() (string, error) {
 		return s.api.GetAccount(ctx, "1") // want `backoff.Retry \(4 attempts\) wraps api.API.GetAccount, which retries 3× .*: up to 36 attempts per call`
 	}, backoff5.WithMaxTries(4), backoff5.WithMaxElapsedTime(time.Minute))
+}
+
+// BackoffV7 retries twice: v7 has v5's API.
+func (s *Service) BackoffV7(ctx context.Context) (string, error) {
+	return backoff7.Retry(ctx, func() (string, error) {
+		return s.api.GetAccount(ctx, "1") // want `backoff.Retry \(2 attempts\) wraps api.API.GetAccount, which retries 3× .*: up to 18 attempts per call`
+	}, backoff7.WithMaxTries(2))
 }
 
 // RetryGoDefault makes ten attempts.
