@@ -466,6 +466,9 @@ var retryLayers = map[string]RetryLayer{
 	"(*github.com/hashicorp/go-retryablehttp.Client).Head":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).Post":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	// franz-go: a record is tried until it is delivered (no limit by
+	// default), or RecordRetries(n) times, given to NewClient.
+	"(*github.com/twmb/franz-go/pkg/kgo.Client).ProduceSync": {DefaultAttempts: 0, FuncArg: -1, OptionsFrom: 2, ConstructorOptions: true},
 	// failsafe-go: an executor runs the function through its policies;
 	// its retry policies decide the count (retryPolicies).
 	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Run":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
@@ -581,6 +584,7 @@ var retryOptions = map[string]RetryOption{
 	"github.com/cenkalti/backoff/v4.WithContext":           {Arg: 0, PassThrough: true, WrapsBackOff: true},
 	"github.com/cenkalti/backoff/v5.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
 	"github.com/cenkalti/backoff/v7.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
+	"github.com/twmb/franz-go/pkg/kgo.RecordRetries":       {Arg: 0},
 	"github.com/openai/openai-go/option.WithMaxRetries":    {Arg: 0, Add: 1},
 	"github.com/openai/openai-go/v2/option.WithMaxRetries": {Arg: 0, Add: 1},
 	"github.com/openai/openai-go/v3/option.WithMaxRetries": {Arg: 0, Add: 1},

@@ -444,6 +444,8 @@ func (e *engine) sdkConstruction(v ssa.Value) *ssa.Call {
 				return nil
 			}
 			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple // cl, err := kgo.NewClient(…)
 		default:
 			return nil
 		}
