@@ -55,8 +55,8 @@ const (
 
 func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
 	sum := pass.ResultOf[summaries].(*summary.Result)
-	nests, loops := sum.RetryNests(), sum.RetryLoops()
-	if len(nests) == 0 && len(loops) == 0 {
+	nests, loops, open := sum.RetryNests(), sum.RetryLoops(), sum.OpenPolicies()
+	if len(nests) == 0 && len(loops) == 0 && len(open) == 0 {
 		return nil, nil
 	}
 	if !cfg.IncludeTests && report.TestSupportPath(pass.Pkg.Path()) {
@@ -136,6 +136,17 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 			}
 			emit(d)
 		}
+	}
+	for _, p := range open {
+		emit(analysis.Diagnostic{
+			Pos:      p.Pos,
+			Category: categoryOpen,
+			Message:  fmt.Sprintf("retry policy runs outside the circuit breaker and retries every failure, so it retries the open circuit's %s, which rejects every attempt at once and is there to shed this load; abort on it (AbortOnErrors(%s)) or put the breaker outside the retry policy", p.OpenError, p.OpenError),
+			Related: []analysis.RelatedInformation{
+				{Pos: p.Retry, Message: "the retry policy"},
+				{Pos: p.Breaker, Message: "the circuit breaker"},
+			},
+		})
 	}
 	return nil, nil
 }

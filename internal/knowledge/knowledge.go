@@ -643,6 +643,18 @@ type RetryPolicy struct {
 	// first attempt, Attempts the one that sets the attempts; -1 means
 	// no limit for both.
 	Retries, Attempts string
+	// Classifiers name the builder methods that choose which failures
+	// are retried (HandleErrors, AbortOnErrors, AbortIf, …): a policy
+	// built with none retries every failure.
+	Classifiers []string
+}
+
+// BreakerPolicyOf reports whether the named function builds a circuit
+// breaker policy for an executor (failsafe-go's), and the error its
+// executions fail with while it is open.
+func BreakerPolicyOf(fullName string) (openError string, ok bool) {
+	openError, ok = breakerPolicies[fullName]
+	return openError, ok
 }
 
 // RetryPolicyOf reports whether the named function builds a retry policy

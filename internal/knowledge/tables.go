@@ -477,11 +477,21 @@ var retryLayers = map[string]RetryLayer{
 	"(github.com/failsafe-go/failsafe-go.Executor[R any]).GetWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
 }
 
+// failsafeClassifiers choose which failures a failsafe-go policy handles.
+var failsafeClassifiers = []string{"HandleErrors", "HandleErrorTypes", "HandleResult", "HandleIf", "AbortOnErrors", "AbortOnErrorTypes", "AbortOnResult", "AbortIf"}
+
+// breakerPolicies build a circuit breaker policy, with the error it fails
+// executions with while open.
+var breakerPolicies = map[string]string{
+	"(github.com/failsafe-go/failsafe-go/circuitbreaker.Builder[R any]).Build": "github.com/failsafe-go/failsafe-go/circuitbreaker.ErrOpen",
+	"github.com/failsafe-go/failsafe-go/circuitbreaker.NewWithDefaults":        "github.com/failsafe-go/failsafe-go/circuitbreaker.ErrOpen",
+}
+
 // retryPolicies are the calls that build a retry policy: failsafe-go's
 // builder (3 attempts unless WithMaxRetries or WithMaxAttempts says
 // otherwise, -1 for no limit) and its policy with defaults.
 var retryPolicies = map[string]RetryPolicy{
-	"(github.com/failsafe-go/failsafe-go/retrypolicy.Builder[R any]).Build": {DefaultAttempts: 3, Retries: "WithMaxRetries", Attempts: "WithMaxAttempts"},
+	"(github.com/failsafe-go/failsafe-go/retrypolicy.Builder[R any]).Build": {DefaultAttempts: 3, Retries: "WithMaxRetries", Attempts: "WithMaxAttempts", Classifiers: failsafeClassifiers},
 	"github.com/failsafe-go/failsafe-go/retrypolicy.NewWithDefaults":        {DefaultAttempts: 3},
 }
 

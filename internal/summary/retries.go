@@ -161,6 +161,7 @@ func (e *engine) retryClaims(order [][]*ssa.Function) {
 	e.interfaceRetries()
 	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
 	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
+	sort.Slice(e.res.openPolicies, func(i, j int) bool { return e.res.openPolicies[i].Pos < e.res.openPolicies[j].Pos })
 }
 
 // retryClaim computes one function's claim and records its nests, once:

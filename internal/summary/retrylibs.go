@@ -36,6 +36,7 @@ func (e *engine) libraryLink(info *fnInfo, c *ssa.CallCommon, l knowledge.RetryL
 		attempts = e.constructorAttempts(argOf(c, -1), l.OptionsField, attempts)
 	case l.Policies:
 		attempts = e.executorAttempts(argOf(c, -1))
+		e.openPolicy(c)
 	case l.Retryer:
 		attempts = e.retryerAttempts(c, l.OptionsFrom, attempts)
 	case l.CountVar != "":
@@ -470,35 +471,23 @@ func typePkg(t types.Type) *types.Package {
 // when it has none, unknown when a policy or the executor cannot be
 // followed.
 func (e *engine) executorAttempts(v ssa.Value) times {
-	for range 8 {
-		made, ok := e.literalOf(stripIface(v)).(*ssa.Call)
-		if !ok {
-			return timesUnknown
-		}
-		c := made.Common()
-		if c.IsInvoke() {
-			v = c.Value // WithContext and the listeners return the executor
-			continue
-		}
-		from, ok := knowledge.ExecutorFrom(calleeName(c))
-		if !ok {
-			return timesUnknown
-		}
-		attempts := times(1)
-		for i := from; i < len(c.Args); i++ {
-			policies, ok := sliceElems(c.Args[i], map[ssa.Value]bool{})
-			if !ok {
-				return timesUnknown
-			}
-			for _, p := range policies {
-				if n, ok := e.policyCount(p); ok {
-					attempts = attempts.mul(n)
-				}
-			}
-		}
-		return attempts
+	made, from, ok := e.executorOf(v)
+	if !ok {
+		return timesUnknown
 	}
-	return timesUnknown
+	attempts := times(1)
+	for i := from; i < len(made.Call.Args); i++ {
+		policies, ok := sliceElems(made.Call.Args[i], map[ssa.Value]bool{})
+		if !ok {
+			return timesUnknown
+		}
+		for _, p := range policies {
+			if n, ok := e.policyCount(p); ok {
+				attempts = attempts.mul(n)
+			}
+		}
+	}
+	return attempts
 }
 
 // policyCount returns the attempts of a retry policy, walking its

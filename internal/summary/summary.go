@@ -83,6 +83,7 @@ type Result struct {
 	handlers       []HandlerReach
 	retryNests     []*RetryNest
 	retryLoops     []*RetryLoop
+	openPolicies   []*OpenPolicy
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.

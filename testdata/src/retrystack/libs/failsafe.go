@@ -4,6 +4,7 @@ import (
 	"context"
 
 	failsafe "github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 )
 
@@ -30,5 +31,31 @@ func (s *Service) FailsafeOnce(ctx context.Context) (any, error) {
 	rp := retrypolicy.NewBuilder[any]().WithMaxAttempts(1).Build()
 	return failsafe.With[any](rp).Get(func() (any, error) {
 		return s.api.GetAccount(ctx, "1")
+	})
+}
+
+// RetryAroundBreaker: the retry policy is outermost and retries whatever
+// fails, the breaker's open error included.
+func (s *Service) RetryAroundBreaker(ctx context.Context) error {
+	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(2).Build()
+	cb := circuitbreaker.NewBuilder[any]().WithFailureThreshold(5).Build()
+	return failsafe.With[any](rp, cb).Run(func() error { // want `retry policy runs outside the circuit breaker and retries every failure, so it retries the open circuit's circuitbreaker.ErrOpen`
+		return s.ping(ctx)
+	})
+}
+
+// RetryAbortsOnOpen: the policy gives up on the open error.
+func (s *Service) RetryAbortsOnOpen(ctx context.Context) error {
+	rp := retrypolicy.NewBuilder[any]().AbortOnErrors(circuitbreaker.ErrOpen).Build()
+	return failsafe.With[any](rp, circuitbreaker.NewWithDefaults[any]()).Run(func() error {
+		return s.ping(ctx)
+	})
+}
+
+// BreakerOutside: the breaker wraps the retries, which never see its
+// open error.
+func (s *Service) BreakerOutside(ctx context.Context) error {
+	return failsafe.With[any](circuitbreaker.NewWithDefaults[any](), retrypolicy.NewWithDefaults[any]()).Run(func() error {
+		return s.ping(ctx)
 	})
 }

@@ -17,6 +17,8 @@ type Builder[R any] interface {
 	WithMaxAttempts(maxAttempts int) Builder[R]
 	WithMaxRetries(maxRetries int) Builder[R]
 	WithBackoff(delay time.Duration, maxDelay time.Duration) Builder[R]
+	AbortOnErrors(errs ...error) Builder[R]
+	HandleErrors(errs ...error) Builder[R]
 	Build() RetryPolicy[R]
 }
 
@@ -25,6 +27,8 @@ type config[R any] struct{ maxRetries int }
 func (c *config[R]) WithMaxAttempts(n int) Builder[R]                        { c.maxRetries = n - 1; return c }
 func (c *config[R]) WithMaxRetries(n int) Builder[R]                         { c.maxRetries = n; return c }
 func (c *config[R]) WithBackoff(d time.Duration, m time.Duration) Builder[R] { return c }
+func (c *config[R]) AbortOnErrors(errs ...error) Builder[R]                  { return c }
+func (c *config[R]) HandleErrors(errs ...error) Builder[R]                   { return c }
 func (c *config[R]) Build() RetryPolicy[R]                                   { return &policy[R]{c} }
 
 type policy[R any] struct{ *config[R] }
