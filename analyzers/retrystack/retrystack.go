@@ -55,8 +55,8 @@ const (
 
 func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
 	sum := pass.ResultOf[summaries].(*summary.Result)
-	nests, loops, open := sum.RetryNests(), sum.RetryLoops(), sum.OpenPolicies()
-	if len(nests) == 0 && len(loops) == 0 && len(open) == 0 {
+	nests, loops, open, ctxless := sum.RetryNests(), sum.RetryLoops(), sum.OpenPolicies(), sum.CtxlessLayers()
+	if len(nests) == 0 && len(loops) == 0 && len(open) == 0 && len(ctxless) == 0 {
 		return nil, nil
 	}
 	if !cfg.IncludeTests && report.TestSupportPath(pass.Pkg.Path()) {
@@ -146,6 +146,13 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 				{Pos: p.Retry, Message: "the retry policy"},
 				{Pos: p.Breaker, Message: "the circuit breaker"},
 			},
+		})
+	}
+	for _, l := range ctxless {
+		emit(analysis.Diagnostic{
+			Pos:      l.Pos,
+			Category: categoryCtx,
+			Message:  fmt.Sprintf("%s is not given the context in scope, so it goes on retrying and sleeping after the caller has given up (cancelled or past its deadline); give it the context with %s", l.What, l.Hint),
 		})
 	}
 	return nil, nil

@@ -168,6 +168,13 @@ type RetryLayer struct {
 	// method: attempts are its value plus one; 0 keeps the default and
 	// -1 means none.
 	OptionsField string
+	// ContextOption is the option, or the wrapper of the backoff value,
+	// that gives the layer the caller's context (retry-go's Context,
+	// backoff v4's WithContext), and ContextMethod the executor's method
+	// that does (failsafe-go's WithContext): without it the layer goes on
+	// retrying after the caller gave up. ContextHint says how, for the
+	// message. Layers taking the context as an argument leave them empty.
+	ContextOption, ContextMethod, ContextHint string
 	// CountVar names the package variable of the layer's package that
 	// holds the count (minio-go's MaxRetry): a constant the analysed
 	// package stores there replaces the default.

@@ -451,12 +451,12 @@ var serves = map[string]bool{
 // or their own request. Attempt counts are the libraries' documented
 // defaults, the first attempt included.
 var retryLayers = map[string]RetryLayer{
-	"github.com/avast/retry-go/v4.Do":                          {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
-	"github.com/avast/retry-go/v4.DoWithData":                  {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1},
-	"github.com/cenkalti/backoff/v4.Retry":                     {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true}, // bounded by MaxElapsedTime (15m), not by count
-	"github.com/cenkalti/backoff/v4.RetryWithData":             {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
-	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
-	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true},
+	"github.com/avast/retry-go/v4.Do":                          {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1, ContextOption: retrygoContext, ContextHint: "retry.Context(ctx)"},
+	"github.com/avast/retry-go/v4.DoWithData":                  {DefaultAttempts: 10, FuncArg: 0, OptionsFrom: 1, ContextOption: retrygoContext, ContextHint: "retry.Context(ctx)"},
+	"github.com/cenkalti/backoff/v4.Retry":                     {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true, ContextOption: backoffContext, ContextHint: "backoff.WithContext(b, ctx)"}, // bounded by MaxElapsedTime (15m), not by count
+	"github.com/cenkalti/backoff/v4.RetryWithData":             {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true, ContextOption: backoffContext, ContextHint: "backoff.WithContext(b, ctx)"},
+	"github.com/cenkalti/backoff/v4.RetryNotify":               {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true, ContextOption: backoffContext, ContextHint: "backoff.WithContext(b, ctx)"},
+	"github.com/cenkalti/backoff/v4.RetryNotifyWithData":       {DefaultAttempts: 0, FuncArg: 0, OptionsFrom: 1, BackOffObject: true, ContextOption: backoffContext, ContextHint: "backoff.WithContext(b, ctx)"},
 	"github.com/cenkalti/backoff/v5.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // 15m of elapsed time by default
 	"github.com/cenkalti/backoff/v7.Retry":                     {DefaultAttempts: 0, FuncArg: 1, OptionsFrom: 2}, // as v5
 	"github.com/resilvet/resilvet/runtime/retry.Do":            {DefaultAttempts: 3, FuncArg: 2, OptionsFrom: 1, Policy: true, YieldsWhenNested: true},
@@ -471,11 +471,17 @@ var retryLayers = map[string]RetryLayer{
 	"(*github.com/twmb/franz-go/pkg/kgo.Client).ProduceSync": {DefaultAttempts: 0, FuncArg: -1, OptionsFrom: 2, ConstructorOptions: true},
 	// failsafe-go: an executor runs the function through its policies;
 	// its retry policies decide the count (retryPolicies).
-	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Run":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
-	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Get":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
-	"(github.com/failsafe-go/failsafe-go.Executor[R any]).RunWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
-	"(github.com/failsafe-go/failsafe-go.Executor[R any]).GetWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Run":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true, ContextMethod: "WithContext", ContextHint: "WithContext(ctx) on the executor"},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).Get":              {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true, ContextMethod: "WithContext", ContextHint: "WithContext(ctx) on the executor"},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).RunWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true, ContextMethod: "WithContext", ContextHint: "WithContext(ctx) on the executor"},
+	"(github.com/failsafe-go/failsafe-go.Executor[R any]).GetWithExecution": {DefaultAttempts: 1, FuncArg: 0, OptionsFrom: -1, Policies: true, ContextMethod: "WithContext", ContextHint: "WithContext(ctx) on the executor"},
 }
+
+// The options that give a layer its caller's context.
+const (
+	retrygoContext = "github.com/avast/retry-go/v4.Context"
+	backoffContext = "github.com/cenkalti/backoff/v4.WithContext"
+)
 
 // failsafeClassifiers choose which failures a failsafe-go policy handles.
 var failsafeClassifiers = []string{"HandleErrors", "HandleErrorTypes", "HandleResult", "HandleIf", "AbortOnErrors", "AbortOnErrorTypes", "AbortOnResult", "AbortIf"}

@@ -162,6 +162,7 @@ func (e *engine) retryClaims(order [][]*ssa.Function) {
 	sort.Slice(e.res.retryNests, func(i, j int) bool { return e.res.retryNests[i].Pos < e.res.retryNests[j].Pos })
 	sort.Slice(e.res.retryLoops, func(i, j int) bool { return e.res.retryLoops[i].Pos < e.res.retryLoops[j].Pos })
 	sort.Slice(e.res.openPolicies, func(i, j int) bool { return e.res.openPolicies[i].Pos < e.res.openPolicies[j].Pos })
+	sort.Slice(e.res.ctxless, func(i, j int) bool { return e.res.ctxless[i].Pos < e.res.ctxless[j].Pos })
 }
 
 // retryClaim computes one function's claim and records its nests, once:
@@ -396,6 +397,9 @@ func (e *engine) candidates(info *fnInfo, instr ssa.CallInstruction) []candidate
 		runs, remote := e.runs(argOf(c, l.FuncArg), at)
 		if !remote {
 			return nil // a parameter (retriedParams), or local work
+		}
+		if ok {
+			e.ctxlessLayer(info, c, l)
 		}
 		return withLayers(layers, runs)
 	}

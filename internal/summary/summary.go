@@ -84,6 +84,7 @@ type Result struct {
 	retryNests     []*RetryNest
 	retryLoops     []*RetryLoop
 	openPolicies   []*OpenPolicy
+	ctxless        []*CtxlessLayer
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.

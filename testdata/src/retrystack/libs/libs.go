@@ -67,7 +67,7 @@ func (s *Service) RetryGoDefault(ctx context.Context) error {
 
 // RetryGoForever retries until it succeeds: Attempts(0).
 func (s *Service) RetryGoForever(ctx context.Context) error {
-	return retrygo.Do(func() error {
+	return retrygo.Do(func() error { // want `retry.Do is not given the context in scope, so it goes on retrying and sleeping after the caller has given up \(cancelled or past its deadline\); give it the context with retry.Context\(ctx\)`
 		_, err := s.api.GetAccount(ctx, "1") // want `retry.Do \(unbounded\) wraps api.API.GetAccount`
 		return err
 	}, retrygo.Attempts(0))
