@@ -319,29 +319,15 @@ func failureLeaves(l *loop, call ssa.CallInstruction) bool {
 		return false
 	}
 	for _, b := range l.inOrder() {
-		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-			continue
-		}
-		errv := cmp.X
-		if isNil(errv) {
-			errv = cmp.Y
-		} else if !isNil(cmp.Y) {
+		errv, failed, _, ok := nilTest(b)
+		if !ok || !isErrorType(errv.Type()) {
 			continue
 		}
 		if ex, ok := errv.(*ssa.Extract); ok {
 			errv = ex.Tuple
 		}
-		if errv != v || !isErrorType(cmp.X.Type()) && !isErrorType(cmp.Y.Type()) {
+		if errv != v {
 			continue
-		}
-		failed := b.Succs[0]
-		if cmp.Op == token.EQL {
-			failed = b.Succs[1]
 		}
 		return !reachesHeader(l, failed)
 	}

@@ -140,27 +140,13 @@ func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 	var first ssa.CallInstruction
 	var firstFailed *ssa.BasicBlock
 	for _, b := range blocks {
-		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		errv, failed, succeeded, ok := nilTest(b)
 		if !ok {
-			continue
-		}
-		cmp, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-			continue
-		}
-		errv := cmp.X
-		if isNil(errv) {
-			errv = cmp.Y
-		} else if !isNil(cmp.Y) {
 			continue
 		}
 		call := errorCall(l, errv)
 		if call == nil {
 			continue
-		}
-		failed, succeeded := b.Succs[0], b.Succs[1] // err != nil
-		if cmp.Op == token.EQL {
-			failed, succeeded = succeeded, failed
 		}
 		if l.body[failed] && leavesOnly(l, succeeded, failed) && !picksResource(l, call, succeeded) {
 			call = e.resultOf(l, call)
@@ -260,6 +246,31 @@ func (l *loop) inOrder() []*ssa.BasicBlock {
 	}
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].Index < blocks[j].Index })
 	return blocks
+}
+
+// nilTest reads a block ending in a test of a value against nil
+// (err != nil, err == nil): the value, and the successors taken when it
+// is not nil (failed) and when it is (succeeded).
+func nilTest(b *ssa.BasicBlock) (v ssa.Value, failed, succeeded *ssa.BasicBlock, ok bool) {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil, nil, nil, false
+	}
+	v = cmp.X
+	if isNil(v) {
+		v = cmp.Y
+	} else if !isNil(cmp.Y) {
+		return nil, nil, nil, false
+	}
+	failed, succeeded = b.Succs[0], b.Succs[1]
+	if cmp.Op == token.EQL {
+		failed, succeeded = succeeded, failed
+	}
+	return v, failed, succeeded, true
 }
 
 func isNil(v ssa.Value) bool {
