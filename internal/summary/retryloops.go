@@ -248,6 +248,25 @@ func (l *loop) inOrder() []*ssa.BasicBlock {
 	return blocks
 }
 
+// storedBefore returns the value last stored, earlier in the same
+// block, at the address a load reads from; nil when there is none.
+func storedBefore(ld *ssa.UnOp) ssa.Value {
+	addr, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var last ssa.Value
+	for _, instr := range ld.Block().Instrs {
+		if instr == ld {
+			return last
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == addr {
+			last = st.Val
+		}
+	}
+	return nil
+}
+
 // nilTest reads a block ending in a test of a value against nil
 // (err != nil, err == nil): the value, and the successors taken when it
 // is not nil (failed) and when it is (succeeded).
@@ -284,6 +303,14 @@ func isNil(v ssa.Value) bool {
 func errorCall(l *loop, v ssa.Value) ssa.CallInstruction {
 	if !isErrorType(v.Type()) {
 		return nil
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// A named result kept in memory (the function has a defer): what
+		// the block stored there last before the test.
+		v = storedBefore(ld)
+		if v == nil {
+			return nil
+		}
 	}
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple

@@ -296,3 +296,16 @@ func Redial(ctx context.Context, p *pool) (*conn, error) { // want Redial:`^ctxI
 	}
 	return nil, err
 }
+
+// NamedDeferred retries with a named result kept in memory because of
+// the deferred closure.
+func (c *Client) NamedDeferred(ctx context.Context) (err error) { // want NamedDeferred:`^ctxIO\(0\) retries\(x3: loop x3\) outbound$`
+	defer func() { observe(0) }()
+	for range 3 {
+		if err = c.Get(ctx); err == nil {
+			return nil
+		}
+		wait(ctx)
+	}
+	return err
+}
