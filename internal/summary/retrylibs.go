@@ -219,6 +219,25 @@ func (e *engine) policyAttempts(v ssa.Value, def times) (times, bool) {
 // the client is made in this package from the library's constructor or
 // a literal: its default unless a constant is stored there.
 func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
+	return e.clientAttemptsDepth(v, field, def, 0)
+}
+
+func (e *engine) clientAttemptsDepth(v ssa.Value, field string, def times, depth int) times {
+	if depth > 4 {
+		return timesUnknown
+	}
+	if phi, ok := v.(*ssa.Phi); ok {
+		// The client one of several: the same count on every edge.
+		var got times
+		for i, edge := range phi.Edges {
+			t := e.clientAttemptsDepth(edge, field, def, depth+1)
+			if i > 0 && t != got {
+				return timesUnknown
+			}
+			got = t
+		}
+		return got
+	}
 	if fv := loadedVar(stripIface(v)); fv != nil && fv.Pkg() != e.pass.Pkg {
 		// Another package's field or variable: its fact.
 		if c := e.importedVar(fv).Client; len(c) == 1 {
@@ -247,6 +266,11 @@ func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
 		if st.field != field {
 			continue
 		}
+		if from, ok := copiedField(st.val, field); ok {
+			// RetryMax: c.client.RetryMax, a copy of another client's.
+			attempts = e.clientAttemptsDepth(from, field, def, depth+1)
+			continue
+		}
 		n, ok := e.intOf(st.val)
 		if !ok {
 			return timesUnknown
@@ -254,6 +278,24 @@ func (e *engine) clientAttempts(v ssa.Value, field string, def times) times {
 		attempts = attemptsOf(n + 1)
 	}
 	return attempts
+}
+
+// copiedField returns the value whose field of that name v loads
+// (c.client.RetryMax: c.client).
+func copiedField(v ssa.Value, field string) (ssa.Value, bool) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	st, ok := structOf(fa.X.Type())
+	if !ok || st.Field(fa.Field).Name() != field {
+		return nil, false
+	}
+	return fa.X, true
 }
 
 // literalOf returns the allocation a pointer value comes from: a local

@@ -309,3 +309,36 @@ func (c *Client) NamedDeferred(ctx context.Context) (err error) { // want NamedD
 	}
 	return err
 }
+
+// API is built like GitLab's client: a retrying client made with 5
+// retries, which an option may change, copied per request when asked.
+type API struct {
+	client *retryablehttp.Client
+}
+
+func NewAPI(opts ...func(*API)) *API {
+	a := &API{client: &retryablehttp.Client{RetryMax: 5}}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// WithRetryMax changes the count at run time; the default stands here.
+func WithRetryMax(n int) func(*API) {
+	return func(a *API) { a.client.RetryMax = n }
+}
+
+func (a *API) copyClient() *retryablehttp.Client { // want copyClient:`^client\(retryablehttp.Client x6\)$`
+	return &retryablehttp.Client{RetryMax: a.client.RetryMax}
+}
+
+// Do sends with the client or its copy: 6 attempts by default.
+func (a *API) Do(req *retryablehttp.Request, fresh bool) error { // want Do:`^retries\(x6: retryablehttp.Client.Do x6\) outbound$`
+	client := a.client
+	if fresh {
+		client = a.copyClient()
+	}
+	_, err := client.Do(req)
+	return err
+}
