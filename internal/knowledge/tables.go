@@ -466,6 +466,13 @@ var retryLayers = map[string]RetryLayer{
 	"(*github.com/hashicorp/go-retryablehttp.Client).Head":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).Post":     {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
 	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {DefaultAttempts: 5, FuncArg: -1, OptionsFrom: -1, RetriesField: "RetryMax"},
+	// The OpenTelemetry Collector's exporter helpers: the push function
+	// is retried, until the retry config's elapsed time (5 minutes by
+	// default), when WithRetry is among the options.
+	"go.opentelemetry.io/collector/exporter/exporterhelper.NewTraces":                   {DefaultAttempts: 1, FuncArg: 3, OptionsFrom: 4},
+	"go.opentelemetry.io/collector/exporter/exporterhelper.NewLogs":                     {DefaultAttempts: 1, FuncArg: 3, OptionsFrom: 4},
+	"go.opentelemetry.io/collector/exporter/exporterhelper.NewMetrics":                  {DefaultAttempts: 1, FuncArg: 3, OptionsFrom: 4},
+	"go.opentelemetry.io/collector/exporter/exporterhelper/xexporterhelper.NewProfiles": {DefaultAttempts: 1, FuncArg: 3, OptionsFrom: 4},
 	// franz-go: a record is tried until it is delivered (no limit by
 	// default), or RecordRetries(n) times, given to NewClient.
 	"(*github.com/twmb/franz-go/pkg/kgo.Client).ProduceSync": {DefaultAttempts: 0, FuncArg: -1, OptionsFrom: 2, ConstructorOptions: true},
@@ -594,16 +601,17 @@ var retryLayerExcluded = map[string]bool{
 // retryOptions are the options and backoff wrappers of the retry
 // libraries that change a layer's attempt count.
 var retryOptions = map[string]RetryOption{
-	"github.com/avast/retry-go/v4.Attempts":                {Arg: 0, ZeroUnbounded: true},
-	"github.com/avast/retry-go/v4.UntilSucceeded":          {Arg: -1, Unbounded: true},
-	"github.com/cenkalti/backoff/v4.WithMaxRetries":        {Arg: 1, Add: 1, WrapsBackOff: true},
-	"github.com/cenkalti/backoff/v4.WithContext":           {Arg: 0, PassThrough: true, WrapsBackOff: true},
-	"github.com/cenkalti/backoff/v5.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
-	"github.com/cenkalti/backoff/v7.WithMaxTries":          {Arg: 0, ZeroUnbounded: true},
-	"github.com/twmb/franz-go/pkg/kgo.RecordRetries":       {Arg: 0},
-	"github.com/openai/openai-go/option.WithMaxRetries":    {Arg: 0, Add: 1},
-	"github.com/openai/openai-go/v2/option.WithMaxRetries": {Arg: 0, Add: 1},
-	"github.com/openai/openai-go/v3/option.WithMaxRetries": {Arg: 0, Add: 1},
+	"github.com/avast/retry-go/v4.Attempts":                           {Arg: 0, ZeroUnbounded: true},
+	"github.com/avast/retry-go/v4.UntilSucceeded":                     {Arg: -1, Unbounded: true},
+	"github.com/cenkalti/backoff/v4.WithMaxRetries":                   {Arg: 1, Add: 1, WrapsBackOff: true},
+	"github.com/cenkalti/backoff/v4.WithContext":                      {Arg: 0, PassThrough: true, WrapsBackOff: true},
+	"github.com/cenkalti/backoff/v5.WithMaxTries":                     {Arg: 0, ZeroUnbounded: true},
+	"github.com/cenkalti/backoff/v7.WithMaxTries":                     {Arg: 0, ZeroUnbounded: true},
+	"github.com/twmb/franz-go/pkg/kgo.RecordRetries":                  {Arg: 0},
+	"go.opentelemetry.io/collector/exporter/exporterhelper.WithRetry": {Arg: -1, Unbounded: true},
+	"github.com/openai/openai-go/option.WithMaxRetries":               {Arg: 0, Add: 1},
+	"github.com/openai/openai-go/v2/option.WithMaxRetries":            {Arg: 0, Add: 1},
+	"github.com/openai/openai-go/v3/option.WithMaxRetries":            {Arg: 0, Add: 1},
 	// go-grpc-middleware's retry interceptors: WithMax counts retries.
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry.WithMax": {Arg: 0, Add: 1},
 	"github.com/grpc-ecosystem/go-grpc-middleware/retry.WithMax":                 {Arg: 0, Add: 1},

@@ -521,6 +521,9 @@ func (e *engine) funcValueChains(v ssa.Value) ([]candidate, bool) {
 			}
 		}
 	}
+	if f.Origin() != nil {
+		f = f.Origin() // a generic function's instance: its summary
+	}
 	info := e.local[f]
 	if info == nil {
 		obj, ok := f.Object().(*types.Func)

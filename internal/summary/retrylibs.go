@@ -138,7 +138,7 @@ func (e *engine) optionAttempts(v ssa.Value) (times, bool) {
 	case *ssa.Call:
 		o, ok := knowledge.RetryOptionOf(calleeName(&v.Call))
 		if !ok {
-			return 0, false
+			return e.returnedOptions(v)
 		}
 		switch {
 		case o.Unbounded:
@@ -182,6 +182,33 @@ func (e *engine) optionAttempts(v ssa.Value) (times, bool) {
 		return out, found
 	}
 	return 0, false
+}
+
+// returnedOptions reads the options a function of this package returns
+// as a list (exporterhelperOptions(cfg)...), where every return gives
+// the same count.
+func (e *engine) returnedOptions(call *ssa.Call) (times, bool) {
+	if _, ok := call.Type().Underlying().(*types.Slice); !ok {
+		return 0, false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || e.local[fn] == nil {
+		return 0, false
+	}
+	var got times
+	found := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		t, ok := e.optionAttempts(ret.Results[0])
+		if !ok || found && t != got {
+			return 0, false
+		}
+		got, found = t, true
+	}
+	return got, found
 }
 
 // policyAttempts reads a runtime policy's MaxAttempts (0: the default)
