@@ -249,19 +249,16 @@ func returnsOnlyNil(x ast.Expr) bool {
 
 // ssaReturnsOnlyNil is returnsOnlyNil for a function's SSA form.
 func ssaReturnsOnlyNil(f *ssa.Function) bool {
-	found := false
-	for _, b := range f.Blocks {
-		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			found = true
-			if len(r.Results) != 1 {
-				return false
-			}
-			if k, ok := r.Results[0].(*ssa.Const); !ok || !k.IsNil() {
-				return false
-			}
+	if f.Signature.Results().Len() != 1 {
+		return false
+	}
+	rets := returnedValues(f, 0)
+	for _, r := range rets {
+		if !isNil(r) {
+			return false
 		}
 	}
-	return found
+	return len(rets) > 0
 }
 
 // typeFullName names a named type by its package path and name.

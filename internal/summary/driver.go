@@ -333,3 +333,15 @@ func intConst(v ssa.Value) (int64, bool) {
 	}
 	return constant.Int64Val(c.Value)
 }
+
+// returnedValues lists what fn returns at result i, one value per return
+// instruction.
+func returnedValues(fn *ssa.Function, i int) []ssa.Value {
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			out = append(out, ret.Results[i])
+		}
+	}
+	return out
+}

@@ -125,24 +125,7 @@ func (e *engine) returnsConn(info *fnInfo) *ConnRetry {
 		if !connLike(res.At(i).Type()) {
 			continue
 		}
-		var got *ConnRetry
-		for _, b := range info.fn.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok {
-				continue
-			}
-			v := ret.Results[i]
-			if k, ok := v.(*ssa.Const); ok && k.IsNil() {
-				continue
-			}
-			cr := e.connRetryOf(v)
-			if cr == nil || got != nil && got.At != cr.At {
-				got = nil
-				break
-			}
-			got = cr
-		}
-		if got != nil {
+		if got := e.heldConn(returnedValues(info.fn, i)); got != nil {
 			info.conn = got
 			return got
 		}
@@ -151,15 +134,20 @@ func (e *engine) returnsConn(info *fnInfo) *ConnRetry {
 }
 
 // varConn returns the retries of the connection an exported field or
-// variable of the package holds on every store the package makes, dialled
-// at one place.
+// variable of the package holds on every store the package makes.
 func (e *engine) varConn(v *types.Var) *ConnRetry {
 	if !connLike(v.Type()) {
 		return nil
 	}
+	return e.heldConn(e.stores[v])
+}
+
+// heldConn returns the retries of the connection each of the values is
+// (nil ones aside), when all were dialled at one place.
+func (e *engine) heldConn(values []ssa.Value) *ConnRetry {
 	var got *ConnRetry
-	for _, val := range e.stores[v] {
-		if k, ok := val.(*ssa.Const); ok && k.IsNil() {
+	for _, val := range values {
+		if isNil(val) {
 			continue
 		}
 		cr := e.connRetryOf(val)

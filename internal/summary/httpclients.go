@@ -133,13 +133,7 @@ func (e *engine) returnsClient(info *fnInfo) retryChain {
 	if res.Len() == 0 {
 		return nil
 	}
-	var results []ssa.Value
-	for _, b := range info.fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			results = append(results, ret.Results[0])
-		}
-	}
-	got := e.heldClient(res.At(0).Type(), results)
+	got := e.heldClient(res.At(0).Type(), returnedValues(info.fn, 0))
 	info.client = got
 	return got
 }

@@ -164,13 +164,12 @@ func (e *engine) returnedRetryer(rc knowledge.RetryerConfig, v ssa.Value) times 
 	if f == nil {
 		return timesUnknown
 	}
+	if f.Signature.Results().Len() != 1 {
+		return timesUnknown
+	}
 	var got times
-	for _, b := range f.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
-			continue
-		}
-		t := e.retryerOf(rc, ret.Results[0])
+	for _, r := range returnedValues(f, 0) {
+		t := e.retryerOf(rc, r)
 		if got != 0 && t != got {
 			return timesUnknown
 		}

@@ -195,14 +195,13 @@ func (e *engine) returnedOptions(call *ssa.Call) (times, bool) {
 	if fn == nil || e.local[fn] == nil {
 		return 0, false
 	}
+	if fn.Signature.Results().Len() != 1 {
+		return 0, false
+	}
 	var got times
 	found := false
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
-			continue
-		}
-		t, ok := e.optionAttempts(ret.Results[0])
+	for _, r := range returnedValues(fn, 0) {
+		t, ok := e.optionAttempts(r)
 		if !ok || found && t != got {
 			return 0, false
 		}
