@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
+	"github.com/resilvet/resilvet/analyzers/hedgeidem"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/analyzers/retrystack"
 	"github.com/resilvet/resilvet/internal/analysisutil"
@@ -37,6 +38,13 @@ func NewSummary(opts *Options) *analysis.Analyzer {
 func On(sum *analysis.Analyzer, opts *Options) []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxdrop.New(sum, func() ctxdrop.Config { return ctxdrop.Config{IncludeTests: opts.IncludeTests} }),
+		hedgeidem.New(sum, func() hedgeidem.Config {
+			c := hedgeidem.Config{IncludeTests: opts.IncludeTests, Retries: opts.HedgeRetries}
+			if len(opts.KeyHeaders) > 0 {
+				c.KeyHeader = opts.KeyHeaders[0]
+			}
+			return c
+		}),
 		notimeout.New(sum, func() notimeout.Config {
 			return notimeout.Config{IncludeTests: opts.IncludeTests, Edge: opts.Edge, Main: opts.Main, ClientTimeout: opts.ClientTimeout}
 		}),
@@ -52,6 +60,7 @@ func On(sum *analysis.Analyzer, opts *Options) []*analysis.Analyzer {
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		ctxdrop.Analyzer,
+		hedgeidem.Analyzer,
 		notimeout.Analyzer,
 		retrystack.Analyzer,
 	}
@@ -63,6 +72,8 @@ func Documentation(name string) (analysisutil.Doc, bool) {
 	switch name {
 	case "ctxdrop":
 		return ctxdrop.Documentation(), true
+	case "hedgeidem":
+		return hedgeidem.Documentation(), true
 	case "notimeout":
 		return notimeout.Documentation(), true
 	case "retrystack":

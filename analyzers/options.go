@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resilvet/resilvet/analyzers/hedgeidem"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/internal/knowledge"
 	"github.com/resilvet/resilvet/internal/summary"
@@ -44,6 +45,22 @@ type Options struct {
 	// retrystack's (-retrystack.<name>): see retrystack.Config.
 
 	MinProduct int
+
+	// hedgeidem's (-hedgeidem.<name>): see hedgeidem.Config; the lists
+	// change the facts and go to the summary.
+
+	// HedgeRetries is hedgeidem's retries mode: "all" (or ""), "blind"
+	// or "off".
+	HedgeRetries string
+	// KeyHeaders lists the idempotency key headers (default
+	// Idempotency-Key, X-Idempotency-Key); the first is the one fixes set.
+	KeyHeaders []string
+	// GRPCPrefixes lists the gRPC method-name prefixes of methods that
+	// are not idempotent (default Create, Charge, Send, …).
+	GRPCPrefixes []string
+	// IdempotentMethods lists gRPC methods that are idempotent whatever
+	// their names ("/shop.Orders/CreateOrder").
+	IdempotentMethods []string
 }
 
 // Validate reports the first option a run could not use.
@@ -53,6 +70,27 @@ func (o *Options) Validate() error {
 	}
 	if err := validClientTimeout(o.ClientTimeout); err != nil {
 		return err
+	}
+	switch o.HedgeRetries {
+	case "", hedgeidem.RetriesAll, hedgeidem.RetriesBlind, hedgeidem.RetriesOff:
+	default:
+		return fmt.Errorf("hedgeidem retries must be all, blind or off, got %q", o.HedgeRetries)
+	}
+	for _, h := range o.KeyHeaders {
+		if !validHeaderName(h) {
+			return fmt.Errorf("key-headers: %q is not an HTTP header name", h)
+		}
+	}
+	for _, p := range o.GRPCPrefixes {
+		if p == "" || strings.ToUpper(p[:1]) != p[:1] {
+			return fmt.Errorf("grpc-prefixes: %q must start with an upper-case letter, as Go method names do", p)
+		}
+	}
+	for _, m := range o.IdempotentMethods {
+		svc, meth, ok := strings.Cut(strings.TrimPrefix(m, "/"), "/")
+		if !ok || svc == "" || meth == "" || strings.Contains(meth, "/") {
+			return fmt.Errorf("idempotent-methods: %q must be a gRPC method name, /package.Service/Method", m)
+		}
 	}
 	if o.MinProduct < 0 {
 		return fmt.Errorf("min-product must be 0 (report any nesting) or a positive number of attempts, got %d", o.MinProduct)
@@ -67,9 +105,26 @@ func validClientTimeout(d time.Duration) error {
 	return nil
 }
 
+// validHeaderName reports whether s is an HTTP header field name (a
+// token).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
+}
+
 // summaryConfig is the part of the options the summary analyzer reads.
 func (o *Options) summaryConfig() summary.Config {
-	return summary.Config{Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, IgnoreTransportTimeouts: o.IgnoreTransportTimeouts}
+	return summary.Config{
+		Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, IgnoreTransportTimeouts: o.IgnoreTransportTimeouts,
+		KeyHeaders: o.KeyHeaders, GRPCPrefixes: o.GRPCPrefixes, IdempotentMethods: o.IdempotentMethods,
+	}
 }
 
 // SummaryKey identifies the options that change the summaries (and so
@@ -79,6 +134,7 @@ func (o *Options) summaryConfig() summary.Config {
 func (o *Options) SummaryKey() string {
 	c := o.summaryConfig()
 	c.Outbound, c.TimeoutInterceptors = asSet(c.Outbound), asSet(c.TimeoutInterceptors)
+	c.GRPCPrefixes, c.IdempotentMethods = asSet(c.GRPCPrefixes), asSet(c.IdempotentMethods)
 	return encode(c)
 }
 
@@ -87,6 +143,7 @@ func (o *Options) SummaryKey() string {
 func (o *Options) Key() string {
 	c := *o
 	c.Outbound, c.TimeoutInterceptors = asSet(c.Outbound), asSet(c.TimeoutInterceptors)
+	c.GRPCPrefixes, c.IdempotentMethods = asSet(c.GRPCPrefixes), asSet(c.IdempotentMethods)
 	return encode(c)
 }
 
@@ -124,6 +181,12 @@ func (o *Options) SharedFlags(fs *flag.FlagSet, prefix string) {
 func (o *Options) AnalyzerFlags(fs *flag.FlagSet, analyzer, prefix string) {
 	switch analyzer {
 	case "notimeout":
+	case "hedgeidem":
+		fs.Var(choiceFlag{&o.HedgeRetries, []string{hedgeidem.RetriesAll, hedgeidem.RetriesBlind, hedgeidem.RetriesOff}}, prefix+"retries", "which retry layers around effects that are not idempotent to report: all, blind (only clients retrying every request whatever its method) or off")
+		fs.Var(listFlag{&o.KeyHeaders}, prefix+"key-headers", "comma-separated idempotency key headers (default Idempotency-Key,X-Idempotency-Key); fixes set the first")
+		fs.Var(listFlag{&o.GRPCPrefixes}, prefix+"grpc-prefixes", "comma-separated gRPC method-name prefixes of methods that are not idempotent (default "+strings.Join(knowledge.DefaultGRPCPrefixes, ",")+")")
+		fs.Var(listFlag{&o.IdempotentMethods}, prefix+"idempotent-methods", "comma-separated gRPC methods that are idempotent whatever their names, e.g. /shop.Orders/CreateOrder")
+		return
 	case "retrystack":
 		fs.Var(minProductFlag{&o.MinProduct}, prefix+"min-product", "report nested retry layers only when they multiply to more than this many attempts (0: any nesting)")
 		return
@@ -197,7 +260,53 @@ func (f minProductFlag) Set(s string) error {
 	return nil
 }
 
+// listFlag is a comma-separated list of words, validated with the other
+// options (Validate). Each use of the flag adds to the list.
+type listFlag struct{ list *[]string }
+
+func (f listFlag) String() string {
+	if f.list == nil {
+		return ""
+	}
+	return strings.Join(*f.list, ",")
+}
+
+func (f listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*f.list = append(*f.list, s)
+		}
+	}
+	return nil
+}
+
+// choiceFlag is one of a few words.
+type choiceFlag struct {
+	v       *string
+	choices []string
+}
+
+func (f choiceFlag) String() string {
+	if f.v == nil || *f.v == "" {
+		if len(f.choices) > 0 {
+			return f.choices[0]
+		}
+		return ""
+	}
+	return *f.v
+}
+
+func (f choiceFlag) Set(s string) error {
+	if !slices.Contains(f.choices, s) {
+		return fmt.Errorf("want one of %s, got %q", strings.Join(f.choices, ", "), s)
+	}
+	*f.v = s
+	return nil
+}
+
 var (
+	_ flag.Value = listFlag{}
+	_ flag.Value = choiceFlag{}
 	_ flag.Value = namesFlag{}
 	_ flag.Value = durationFlag{}
 	_ flag.Value = minProductFlag{}

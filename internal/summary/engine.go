@@ -79,6 +79,12 @@ type fnInfo struct {
 	// conn is the ReturnsConn claim (grpcretries.go), computed on demand.
 	conn     *ConnRetry
 	connDone bool
+	// effects is the Effects claim (effects.go), computed on demand.
+	effects     []effect
+	effectsDone bool
+	// sendDups lists the request parameters the function sends through a
+	// hedge or retry layer, with the layer (hedges.go).
+	sendDups []effect
 	// client is the ReturnsClient claim (httpclients.go), computed on
 	// demand.
 	client     retryChain
@@ -152,6 +158,9 @@ type engine struct {
 	// dials memoises the retries of the package's gRPC dials
 	// (grpcretries.go).
 	dials map[*ssa.Call]*ConnRetry
+	// keyHeaders, grpcPrefixes and idempotentMethods are the effects
+	// module's options (Config).
+	keyHeaders, grpcPrefixes, idempotentMethods []string
 	// order is the package's functions in strongly connected components
 	// of the call graph, callees first (set by run).
 	order [][]*ssa.Function
@@ -229,6 +238,7 @@ func (e *engine) mergeInto(res *Result) {
 		if c := e.returnsClient(info); c != nil {
 			s.ReturnsClient = c.links(info.fn)
 		}
+		s.Effects = exportEffects(e.effectsOf(info), info.sendDups)
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil

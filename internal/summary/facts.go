@@ -118,6 +118,42 @@ type FuncSummary struct {
 	// from one, an *http.Client whose Transport retries): the layers
 	// each send through it goes through, outermost first.
 	ReturnsClient []RetryLink `json:",omitempty"`
+
+	// Effects lists what a call of the function does that is not
+	// idempotent, itself or through its callees and the closures it
+	// runs, with the evidence chain; and the requests of its parameters
+	// it sends, which each caller decides on the request it passes. Sorted
+	// by kind and what, capped at maxEffects. Read by the effects module
+	// at callers and by the hedges module, for hedgeidem (effects.go).
+	Effects []Effect `json:",omitempty"`
+}
+
+// Effect is one effect that is not idempotent: running the operation
+// twice may do it twice. A request sent with an idempotency key set
+// before the send, an upsert, a PUT or a read is no effect: such work is
+// never listed.
+type Effect struct {
+	// Kind is "http", "sql", "publish", "mail" or "grpc".
+	Kind string
+	// What names it ("POST request", "INSERT INTO orders",
+	// "kafka.Writer.WriteMessages", "Orders.CreateOrder"), and Why says
+	// why it is not idempotent ("INSERT without an upsert clause").
+	What, Why string
+	// Chain lists the calls from the function to the effect; the last
+	// link is the call that has it. Capped at maxChain links.
+	Chain []Link
+	// Request, when set, is the parameter holding the request the
+	// function sends (Field -1; Param -1 the receiver): the effect is the
+	// request's, a POST without a key or not, decided at each caller on
+	// the argument (guarded by a key set there or not).
+	Request *ParamRef `json:",omitempty"`
+	// Layer, for a Request effect, names the hedge or retry layer the
+	// function sends the request through (Hedge set for a hedge, Blind
+	// for a client retrying every method): a caller handing it a request
+	// that is not idempotent is reported at its call.
+	Layer string `json:",omitempty"`
+	Hedge bool   `json:",omitempty"`
+	Blind bool   `json:",omitempty"`
 }
 
 // ConnRetry is what a gRPC connection's dial options retry.
@@ -136,6 +172,9 @@ type ConnRetry struct {
 type MethodRetry struct {
 	Service, Method string `json:",omitempty"`
 	Attempts        int
+	// Hedge is set for a hedgingPolicy: Attempts copies sent
+	// concurrently, read by the hedges module; retry counts leave it out.
+	Hedge bool `json:",omitempty"`
 }
 
 // Retries is the retry-layer claim of a function.
@@ -182,6 +221,11 @@ type RetryLink struct {
 	// Client is set for a retrying client's own layer (retryablehttp,
 	// go-redis, the AWS SDK): the caller can turn it off, not remove it.
 	Client bool `json:",omitempty"`
+	// Hedge is set for a hedging client's copies (hedgedhttp, a
+	// failsafe-go round tripper with a hedge policy): sent concurrently,
+	// Attempts of them. Read by the hedges module; retry chains leave
+	// such links out (withoutHedges).
+	Hedge bool `json:",omitempty"`
 	// BackOff is the function's parameter (or a parameter's field) that
 	// holds the backoff object the layer draws on, when it is one: a
 	// caller's layer drawing on the object it passes shares the budget.
@@ -423,6 +467,10 @@ const maxChain = 6
 func (c *ConnRetry) text() string {
 	var ps []string
 	for _, p := range c.Policies {
+		if p.Hedge {
+			ps = append(ps, fmt.Sprintf("%s/%s hedged x%d", p.Service, p.Method, p.Attempts))
+			continue
+		}
 		ps = append(ps, fmt.Sprintf("%s/%s x%d", p.Service, p.Method, p.Attempts))
 	}
 	if c.Interceptor != 0 {
@@ -530,6 +578,21 @@ func (s *FuncSummary) String() string {
 	if len(s.ReturnsClient) > 0 {
 		parts = append(parts, "client("+linksText(s.ReturnsClient)+")")
 	}
+	if len(s.Effects) > 0 {
+		var es []string
+		for _, ef := range s.Effects {
+			if ef.Request != nil {
+				if ef.Layer != "" {
+					es = append(es, fmt.Sprintf("sends(%d) through %s", ef.Request.Param, ef.Layer))
+					continue
+				}
+				es = append(es, fmt.Sprintf("sends(%d)", ef.Request.Param))
+				continue
+			}
+			es = append(es, ef.Kind+":"+ef.What)
+		}
+		parts = append(parts, "effects("+strings.Join(es, ", ")+")")
+	}
 	for _, f := range s.Sets {
 		parts = append(parts, fmt.Sprintf("sets(f%d=p%d)", f.Field, f.Param))
 	}
@@ -593,5 +656,5 @@ func linksText(ls []RetryLink) string {
 // empty reports whether the summary carries no claim, so that no fact is
 // exported for it (fact size is build-artifact size in go vet).
 func (s *FuncSummary) empty() bool {
-	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0 && s.ReturnsConn == nil && len(s.ReturnsClient) == 0
+	return s.DropsCtx == nil && !s.IgnoresCtx && !s.Waits && !s.RetainsCtx && len(s.Reaches) == 0 && len(s.Results) == 0 && len(s.FuncCalls) == 0 && len(s.CtxIO) == 0 && len(s.CtxRemote) == 0 && s.ReturnsRoot == nil && s.Retries == nil && len(s.Sets) == 0 && s.ReturnsConn == nil && len(s.ReturnsClient) == 0 && len(s.Effects) == 0
 }

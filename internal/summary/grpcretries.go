@@ -77,6 +77,7 @@ func (e *engine) dialRetry(dial *ssa.Call, from int) *ConnRetry {
 			case grpcPkg + ".WithDefaultServiceConfig":
 				if js, ok := e.constOf(oc.Call.Args[0]); ok && js.Kind() == constant.String {
 					cr.Policies = append(cr.Policies, retryPolicies(constant.StringVal(js))...)
+					cr.Policies = append(cr.Policies, hedgingPolicies(constant.StringVal(js))...)
 				}
 			case grpcPkg + ".WithUnaryInterceptor":
 				interceptors = oc.Call.Args
@@ -199,11 +200,7 @@ func (cr *ConnRetry) attempts(service, method string) (times, string) {
 	attempts, what := times(1), ""
 	best := 0
 	for _, p := range cr.Policies {
-		svc := p.Service
-		if !strings.Contains(service, ".") {
-			svc = svc[strings.LastIndexByte(svc, '.')+1:]
-		}
-		if p.Service != "" && svc != service || p.Method != "" && p.Method != method {
+		if p.Hedge || !p.matches(service, method) {
 			continue
 		}
 		best = max(best, p.Attempts)

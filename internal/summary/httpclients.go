@@ -35,7 +35,7 @@ func (e *engine) httpSendLayers(info *fnInfo, c *ssa.CallCommon) (retryChain, bo
 	if !httpSends[calleeName(c)] {
 		return nil, false
 	}
-	chain := dropDisabled(e.clientLayers(info.fn, argOf(c, -1)))
+	chain := dropDisabled(withoutHedges(e.clientLayers(info.fn, argOf(c, -1))))
 	return chain, len(chain) > 0
 }
 
@@ -48,6 +48,9 @@ func (e *engine) clientLayers(fn *ssa.Function, v ssa.Value) retryChain {
 	switch x := e.literalOf(stripIface(v)).(type) {
 	case *ssa.Call:
 		cc := x.Common()
+		if link, ok := e.hedgingClient(fn, x); ok {
+			return retryChain{link}
+		}
 		l, ok := knowledge.RetryingHTTPClientOf(calleeName(cc))
 		if !ok {
 			return e.returnedClient(cc)
@@ -63,6 +66,11 @@ func (e *engine) clientLayers(fn *ssa.Function, v ssa.Value) retryChain {
 	case *ssa.Alloc:
 		for _, st := range fieldStores(x) {
 			if st.field == "Transport" {
+				if made, ok := e.literalOf(stripIface(st.val)).(*ssa.Call); ok {
+					if link, ok := e.hedgingClient(fn, made); ok {
+						return retryChain{link}
+					}
+				}
 				return e.transportLayers(st.val)
 			}
 		}

@@ -49,6 +49,29 @@ type Config struct {
 	// ResponseHeaderTimeout and a dialer with Timeout as bounding its
 	// client (they bound everything but reading the body).
 	IgnoreTransportTimeouts bool
+	// KeyHeaders lists the request headers that carry an idempotency key
+	// (nil: knowledge.DefaultKeyHeaders).
+	KeyHeaders []string
+	// GRPCPrefixes lists the gRPC method-name prefixes of methods that
+	// are not idempotent (nil: knowledge.DefaultGRPCPrefixes).
+	GRPCPrefixes []string
+	// IdempotentMethods lists gRPC methods ("/shop.Orders/CreateOrder" or
+	// "Orders/CreateOrder") that are idempotent whatever their names.
+	IdempotentMethods []string
+}
+
+func (c Config) keyHeaders() []string {
+	if len(c.KeyHeaders) == 0 {
+		return knowledge.DefaultKeyHeaders
+	}
+	return c.KeyHeaders
+}
+
+func (c Config) grpcPrefixes() []string {
+	if len(c.GRPCPrefixes) == 0 {
+		return knowledge.DefaultGRPCPrefixes
+	}
+	return c.GRPCPrefixes
 }
 
 // Analyzer is the summary analyzer with the default configuration, which
@@ -85,6 +108,7 @@ type Result struct {
 	retryLoops     []*RetryLoop
 	openPolicies   []*OpenPolicy
 	ctxless        []*CtxlessLayer
+	duplicates     []*Duplicate
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
@@ -195,7 +219,9 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	e.run()
+	e.keyHeaders, e.grpcPrefixes, e.idempotentMethods = cfg.keyHeaders(), cfg.grpcPrefixes(), cfg.IdempotentMethods
 	e.retryClaims(e.order)
+	e.duplicateClaims()
 	e.importAlternatives()
 	// ctxdrop's claims read the alternatives' CtxIO, local and imported.
 	e.ctxClaims(res.roots)

@@ -998,7 +998,11 @@ func cancelScheduled(call *ssa.Call) bool {
 }
 
 // before reports whether a runs before b on every path to b.
+// Instructions of different functions are not ordered.
 func before(a, b ssa.Instruction) bool {
+	if a.Parent() != b.Parent() {
+		return false
+	}
 	if a.Block() != b.Block() {
 		return a.Block().Dominates(b.Block())
 	}

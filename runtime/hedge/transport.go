@@ -2,12 +2,21 @@ package hedge
 
 import (
 	"context"
+	"crypto/rand"
 	"net/http"
 )
 
 // IdempotencyKeyHeader marks a request that the server deduplicates, so
 // sending it twice has the effect of sending it once, whatever its method.
 const IdempotencyKeyHeader = "Idempotency-Key"
+
+// NewIdempotencyKey returns a fresh idempotency key: 128 random bits as 26
+// base32 characters, safe in a header. Make one per logical operation,
+// before its first attempt, and send the same key with every copy and
+// retry of it:
+//
+//	req.Header.Set(hedge.IdempotencyKeyHeader, hedge.NewIdempotencyKey())
+func NewIdempotencyKey() string { return rand.Text() }
 
 // Transport is an http.RoundTripper that hedges the requests HTTP allows
 // to be sent twice: GET, HEAD, OPTIONS, TRACE, PUT and DELETE, and any

@@ -132,3 +132,22 @@ func TestTransportBodyWithoutGetBodyGoesOnce(t *testing.T) {
 		t.Fatalf("%d requests, body closed %v", n.Load(), body.closed.Load())
 	}
 }
+
+func TestNewIdempotencyKey(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		k := hedge.NewIdempotencyKey()
+		if len(k) != 26 {
+			t.Fatalf("key %q has %d characters, want 26", k, len(k))
+		}
+		for _, r := range k {
+			if !(r >= 'A' && r <= 'Z' || r >= '2' && r <= '7') {
+				t.Fatalf("key %q has %q, not a base32 character", k, r)
+			}
+		}
+		if seen[k] {
+			t.Fatalf("key %q repeated", k)
+		}
+		seen[k] = true
+	}
+}

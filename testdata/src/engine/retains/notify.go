@@ -17,7 +17,7 @@ type Registry struct {
 	hc      *http.Client
 }
 
-func (r *Registry) Trigger(ctx context.Context, bucket string) { // want Trigger:`^retainsCtx ctxIO\(0\) outbound$`
+func (r *Registry) Trigger(ctx context.Context, bucket string) { // want Trigger:`^retainsCtx ctxIO\(0\) effects\(http:POST request\) outbound$`
 	r.mu.RLock()
 	local := make([]notifyConfig, len(r.configs[bucket]))
 	copy(local, r.configs[bucket])

@@ -137,7 +137,7 @@ func (c *Client) Ack(ctx context.Context, sync bool) error { // want Ack:`^ctxIO
 }
 
 // Charge posts without an idempotency key: not safe to hedge or retry.
-func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`^ctxIO\(0\) outbound$`
+func (c *Client) Charge(ctx context.Context, url string) error { // want Charge:`^ctxIO\(0\) effects\(http:POST request\) outbound$`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return err

@@ -73,7 +73,7 @@ func (c *Client) GetSecret(ctx context.Context, req *GetSecretRequest, opts ...g
 }
 
 // AddSecretVersion is not: a write.
-func (c *Client) AddSecretVersion(ctx context.Context, req *AddSecretVersionRequest, opts ...gax.CallOption) (*SecretVersion, error) { // want AddSecretVersion:`^outbound$`
+func (c *Client) AddSecretVersion(ctx context.Context, req *AddSecretVersionRequest, opts ...gax.CallOption) (*SecretVersion, error) { // want AddSecretVersion:`^effects\(grpc:secretmanager.internalClient.AddSecretVersion\) outbound$`
 	return c.internalClient.AddSecretVersion(ctx, req, opts...)
 }
 

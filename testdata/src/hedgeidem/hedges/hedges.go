@@ -1,0 +1,118 @@
+// Package hedges sends requests through hedging HTTP clients.
+package hedges
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/cristalhq/hedgedhttp"
+
+	"hedgeidem/clients"
+)
+
+func charge(ctx context.Context, url string, body []byte) error {
+	hc, err := hedgedhttp.NewClient(50*time.Millisecond, 3, http.DefaultClient)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := hc.Do(req) // want `hedgedhttp.NewClient \(3 copies\) hedges http.Client.Do, which sends a POST request without an Idempotency-Key header set before the send \(hedges.go:25\), so every copy may take effect; set an idempotency key header on the request, made once per operation, before the first send, or send it through a client that does not hedge`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// keyed sets the key before sending: every copy carries it.
+func keyed(ctx context.Context, url string, key string) error {
+	hc, _ := hedgedhttp.NewClient(50*time.Millisecond, 3, http.DefaultClient)
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader("{}"))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	_, err = hc.Do(req)
+	return err
+}
+
+// keyedMap sets the key through the header map.
+func keyedMap(ctx context.Context, url string, key string) error {
+	hc, _ := hedgedhttp.NewClient(50*time.Millisecond, 3, http.DefaultClient)
+	req, _ := http.NewRequestWithContext(ctx, "PATCH", url, nil)
+	req.Header["X-Idempotency-Key"] = []string{key}
+	_, err := hc.Do(req)
+	return err
+}
+
+// keyedLate sets the key only after the send: the copies went without.
+func keyedLate(ctx context.Context, url string, key string) error {
+	hc, _ := hedgedhttp.NewClient(50*time.Millisecond, 2, http.DefaultClient)
+	req, _ := http.NewRequestWithContext(ctx, "post", url, nil)
+	_, err := hc.Do(req) // want `hedgedhttp.NewClient \(2 copies\) hedges http.Client.Do, which sends a POST request without an Idempotency-Key header`
+	req.Header.Set("Idempotency-Key", key)
+	return err
+}
+
+// reads are idempotent: GET, PUT, DELETE, and a POST to a search endpoint.
+func reads(ctx context.Context, url string) {
+	hc, _ := hedgedhttp.NewClient(50*time.Millisecond, 3, http.DefaultClient)
+	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
+		req, _ := http.NewRequestWithContext(ctx, m, url, nil)
+		hc.Do(req)
+	}
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	hc.Do(get)
+	put, _ := http.NewRequestWithContext(ctx, http.MethodPut, url+"/items/1", nil)
+	hc.Do(put)
+	search, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/orders/_search", nil)
+	hc.Do(search)
+}
+
+// transport hedges through a round tripper set as a client's Transport.
+func transport(ctx context.Context, url string) error {
+	rt, _ := hedgedhttp.NewRoundTripper(10*time.Millisecond, 4, http.DefaultTransport)
+	c := &http.Client{Transport: rt, Timeout: time.Second}
+	resp, err := c.Post(url, "application/json", nil) // want `hedgedhttp.NewRoundTripper \(4 copies\) hedges http.Client.Post, which sends a POST request with http.Client.Post, which cannot carry an idempotency key`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// config hedges with a client of hedgedhttp's own.
+func config(ctx context.Context, url string) error {
+	hc, _ := hedgedhttp.New(hedgedhttp.Config{Transport: http.DefaultTransport, Upto: 3, Delay: time.Millisecond})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err := hc.Do(req) // want `hedgedhttp.New \(3 copies\) hedges hedgedhttp.Client.Do`
+	return err
+}
+
+// elsewhere sends through clients another package built.
+func elsewhere(ctx context.Context, url string) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	clients.Hedged().Do(req)    // want `hedgedhttp.NewClient \(3 copies\) hedges http.Client.Do`
+	clients.Shared.Do(req)      // want `hedgedhttp.NewClient \(3 copies\) hedges http.Client.Do`
+	clients.NewAPI().HC.Do(req) // want `hedgedhttp.NewClient \(3 copies\) hedges http.Client.Do`
+	http.DefaultClient.Do(req)  // not hedged
+	(&http.Client{}).Post(url, "text/plain", nil)
+}
+
+// send sends whatever request its caller gives it through a hedging
+// client: each caller's request decides.
+func send(req *http.Request) error {
+	_, err := clients.Shared.Do(req)
+	return err
+}
+
+func callers(ctx context.Context, url string) {
+	post, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	send(post) // want `hedgedhttp.NewClient \(3 copies\) hedges hedges.send, which sends a POST request without an Idempotency-Key header set before the send`
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	send(get)
+}
