@@ -159,7 +159,7 @@ func remedy(kind string) string {
 }
 
 // unexplainedDirectives reports //resilvet:idempotent directives that give
-// no reason: a vouch a reviewer cannot check.
+// no reason (a vouch a reviewer cannot check), at the function's name.
 func unexplainedDirectives(pass *analysis.Pass, rep *report.Reporter) {
 	for _, f := range pass.Files {
 		for _, decl := range f.Decls {
@@ -170,8 +170,8 @@ func unexplainedDirectives(pass *analysis.Pass, rep *report.Reporter) {
 			for _, c := range fd.Doc.List {
 				if c.Text == summary.IdempotentDirective || strings.TrimSpace(c.Text) == summary.IdempotentDirective {
 					rep.Report(analysis.Diagnostic{
-						Pos:      c.Pos(),
-						End:      c.End(),
+						Pos:      fd.Name.Pos(),
+						End:      fd.Name.End(),
 						Category: categoryDirective,
 						Message:  "//resilvet:idempotent gives no reason, so reviewers cannot check why the function is safe to hedge and retry; say why after the directive",
 					})

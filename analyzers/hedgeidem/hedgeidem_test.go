@@ -14,5 +14,5 @@ import (
 // expectations, and every package is a negative too.
 func TestHedges(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), hedgeidem.Analyzer,
-		"hedgeidem/hedges")
+		"hedgeidem/hedges", "hedgeidem/failsafe", "hedgeidem/grpchedge", "hedgeidem/handrolled", "hedgeidem/declared", "hedgeidem/retries")
 }

@@ -1290,10 +1290,14 @@ func calleeFunc(c *ssa.CallCommon) *types.Func {
 	return nil
 }
 
-// calleeDisplay names the callee in messages.
+// calleeDisplay names the callee in messages: a closure called where it
+// is made after the function making it.
 func calleeDisplay(c *ssa.CallCommon) string {
 	if f := calleeFunc(c); f != nil {
 		return analysisutil.FuncName(f)
+	}
+	if f := c.StaticCallee(); f != nil && f.Parent() != nil {
+		return funcDisplay(f)
 	}
 	return "a function value"
 }

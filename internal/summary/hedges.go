@@ -305,7 +305,11 @@ func (e *engine) hedgePolicyIn(v ssa.Value) (token.Pos, bool) {
 			continue
 		}
 		for range 8 {
-			if knowledge.IsHedgePolicy(calleeName(built.Common())) {
+			name := calleeName(built.Common())
+			if built.Common().IsInvoke() {
+				name = built.Common().Method.Origin().FullName()
+			}
+			if knowledge.IsHedgePolicy(name) {
 				return built.Pos(), true
 			}
 			// A builder's methods return the builder: walk back to its
@@ -466,9 +470,9 @@ func (e *engine) timerHedges(info *fnInfo) {
 			if other == instr {
 				continue
 			}
-			if op := sameWork(other.Common(), late); op != nil {
+			if sameWork(other.Common(), late) {
 				d := Duplicate{Pos: c.Pos(), Func: funcDisplay(info.fn), Hedge: true, Layer: "a copy started by time.AfterFunc", LayerPos: c.Pos()}
-				e.addDuplicate(info, d, e.callEffects(info, other))
+				e.addDuplicate(info, d, e.funcValueEffects(argOf(c, 1), Link{}))
 				break
 			}
 		}
@@ -483,25 +487,38 @@ func (e *engine) timerHedges(info *fnInfo) {
 	}
 }
 
-// sameWork returns the function a late func value runs that call c also
-// runs (the same static callee, launched or called there), or nil.
-func sameWork(c *ssa.CallCommon, late *ssa.Function) *ssa.Function {
+// sameWork reports whether call c runs work a late func value runs too:
+// a function both call (c's callee, or what the closure c runs calls).
+func sameWork(c *ssa.CallCommon, late *ssa.Function) bool {
 	callee := c.StaticCallee()
 	if callee == nil || callee == late {
-		return nil
+		return false
 	}
+	now := map[*ssa.Function]bool{callee: true}
 	if callee.Parent() != nil {
-		// A closure run at once: compare what it calls.
-		return nil
+		now = namedCallees(callee)
 	}
-	for _, b := range late.Blocks {
+	for f := range namedCallees(late) {
+		if now[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// namedCallees returns the functions other than closures that fn calls.
+func namedCallees(fn *ssa.Function) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().StaticCallee() == callee {
-				return callee
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				if f := ci.Common().StaticCallee(); f != nil && f.Parent() == nil {
+					out[f] = true
+				}
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // waitsOnTimer reports whether a loop's body receives from a timer's

@@ -1,0 +1,85 @@
+// Package handrolled hedges by hand: the same work launched again while
+// the first copy is in flight.
+package handrolled
+
+import (
+	"context"
+	"net/http"
+	"net/smtp"
+	"time"
+)
+
+type result struct {
+	resp *http.Response
+	err  error
+}
+
+func post(ctx context.Context, url string) (*http.Response, error) {
+	return http.Post(url, "application/json", nil)
+}
+
+func get(ctx context.Context, url string) (*http.Response, error) {
+	return http.Get(url)
+}
+
+// Race launches a copy, and another each time the timer fires before a
+// result arrives: the first result wins.
+func Race(ctx context.Context, url string) (*http.Response, error) {
+	results := make(chan result, 3)
+	for i := 0; i < 3; i++ {
+		go func() { // want `a copy launched again when a timer fires hedges handrolled.Race \(closure\), which sends a POST request with http.Post, which cannot carry an idempotency key \(handrolled.go:18\)`
+			resp, err := post(ctx, url)
+			results <- result{resp, err}
+		}()
+		select {
+		case r := <-results:
+			return r.resp, r.err
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	r := <-results
+	return r.resp, r.err
+}
+
+// RaceReads hedges a read the same way: fine.
+func RaceReads(ctx context.Context, url string) (*http.Response, error) {
+	results := make(chan result, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			resp, err := get(ctx, url)
+			results <- result{resp, err}
+		}()
+		select {
+		case r := <-results:
+			return r.resp, r.err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	r := <-results
+	return r.resp, r.err
+}
+
+func notify(addr, to string, msg []byte) error {
+	return smtp.SendMail(addr, nil, "noreply@example.com", []string{to}, msg)
+}
+
+// Late sends again from a timer if the first send is slow.
+func Late(addr, to string, msg []byte) {
+	done := make(chan struct{})
+	t := time.AfterFunc(time.Second, func() { notify(addr, to, msg) }) // want `a copy started by time.AfterFunc hedges handrolled.notify, which sends mail with smtp.SendMail`
+	go func() {
+		notify(addr, to, msg)
+		close(done)
+		t.Stop()
+	}()
+	<-done
+}
+
+// Workers launch different work in a loop with no timer: no hedge.
+func Workers(ctx context.Context, urls []string) {
+	for _, u := range urls {
+		go post(ctx, u)
+	}
+}
