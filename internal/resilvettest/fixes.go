@@ -127,6 +127,11 @@ func typecheck(t *testing.T, dir string, fixed map[string][]byte) {
 	if len(fixed) == 0 {
 		return
 	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		// A module: its packages, in module mode.
+		typecheckPatterns(t, dir, fixed, []string{"./..."}, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"))
+		return
+	}
 	var patterns []string
 	for name := range fixed {
 		rel, err := filepath.Rel(filepath.Join(dir, "src"), filepath.Dir(name))
@@ -137,12 +142,19 @@ func typecheck(t *testing.T, dir string, fixed map[string][]byte) {
 	}
 	slices.Sort(patterns)
 	patterns = slices.Compact(patterns)
+	typecheckPatterns(t, dir, fixed, patterns, append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="))
+}
+
+// typecheckPatterns loads the packages with the fixes as an overlay and
+// reports any compile error.
+func typecheckPatterns(t *testing.T, dir string, fixed map[string][]byte, patterns, env []string) {
+	t.Helper()
 	cfg := &packages.Config{
 		// The fixed packages from source, their dependencies from export
 		// data: type-checking std from source would be most of the cost.
 		Mode:    packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
 		Dir:     dir,
-		Env:     append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
+		Env:     env,
 		Overlay: fixed,
 	}
 	loaded, err := packages.Load(cfg, patterns...)

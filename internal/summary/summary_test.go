@@ -34,3 +34,10 @@ func TestFuncValues(t *testing.T) {
 func TestRetryFacts(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "engine/retries", "retrystack/options/client", "retrystack/transport", "cloud.google.com/go/secretmanager/apiv1")
 }
+
+// TestEffectFacts checks the Effects claim: a POST without a key, an
+// INSERT, a send of the caller's request decided by the caller; keyed
+// requests are no effect.
+func TestEffectFacts(t *testing.T) {
+	analysistest.Run(t, resilvettest.TestData(), summary.Analyzer, "hedgeidem/effects/lib")
+}

@@ -1,0 +1,3 @@
+module example.com/keyfix
+
+go 1.24
