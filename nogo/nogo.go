@@ -6,6 +6,7 @@
 //	    name = "nogo",
 //	    deps = [
 //	        "@com_github_resilvet_resilvet//nogo/ctxdrop",
+//	        "@com_github_resilvet_resilvet//nogo/hedgeidem",
 //	        "@com_github_resilvet_resilvet//nogo/notimeout",
 //	        "@com_github_resilvet_resilvet//nogo/retrystack",
 //	    ],

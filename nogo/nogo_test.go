@@ -18,12 +18,13 @@ import (
 	"github.com/resilvet/resilvet/internal/resilvettest"
 	"github.com/resilvet/resilvet/nogo"
 	nogoctxdrop "github.com/resilvet/resilvet/nogo/ctxdrop"
+	nogohedgeidem "github.com/resilvet/resilvet/nogo/hedgeidem"
 	nogonotimeout "github.com/resilvet/resilvet/nogo/notimeout"
 	nogoretrystack "github.com/resilvet/resilvet/nogo/retrystack"
 )
 
 // exported is the list a nogo target's deps name.
-var exported = []*analysis.Analyzer{nogoctxdrop.Analyzer, nogonotimeout.Analyzer, nogoretrystack.Analyzer}
+var exported = []*analysis.Analyzer{nogoctxdrop.Analyzer, nogohedgeidem.Analyzer, nogonotimeout.Analyzer, nogoretrystack.Analyzer}
 
 // TestExportedListCoversEveryAnalyzer: every analyzer resilvet reports
 // with is exported for nogo, under its own name, and validates.
@@ -45,6 +46,7 @@ func TestExportedListCoversEveryAnalyzer(t *testing.T) {
 	assert.NotNil(t, nogonotimeout.Analyzer.Flags.Lookup("client-timeout"), "an analyzer's own options stay")
 	assert.NotNil(t, nogoretrystack.Analyzer.Flags.Lookup("min-product"), "retrystack's own option is its flag")
 	assert.Nil(t, nogonotimeout.Analyzer.Flags.Lookup("min-product"), "an analyzer has only its own options")
+	assert.NotNil(t, nogohedgeidem.Analyzer.Flags.Lookup("retries"), "hedgeidem's own option is its flag")
 }
 
 // TestOptionsSetAsAnalyzerFlags sets options the way nogo applies a

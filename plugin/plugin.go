@@ -1,6 +1,6 @@
 // Package plugin registers resilvet's analyzers with golangci-lint's
 // module plugin system. Each analyzer is a linter of its own (ctxdrop,
-// notimeout, retrystack), so users get //nolint:ctxdrop
+// hedgeidem, notimeout, retrystack), so users get //nolint:ctxdrop
 // granularity and per-linter enable/disable and settings.
 //
 // Import it for its side effect from a golangci-lint build:
@@ -19,6 +19,10 @@
 //	main: true                                 # notimeout: -notimeout.main
 //	client-timeout: 5s                         # notimeout: -notimeout.client-timeout
 //	min-product: 8                             # retrystack: -retrystack.min-product
+//	retries: blind                             # hedgeidem: -hedgeidem.retries
+//	key-headers: ["Idempotency-Key"]           # hedgeidem: -hedgeidem.key-headers
+//	grpc-prefixes: ["Create", "Charge"]        # hedgeidem: -hedgeidem.grpc-prefixes
+//	idempotent-methods: ["/shop.Orders/CreateOrder"] # hedgeidem: -hedgeidem.idempotent-methods
 //
 // Each linter gets exactly its own settings. Linters whose outbound,
 // timeout-interceptors and transport-timeouts are the same share one
@@ -65,6 +69,15 @@ type Settings struct {
 	// MinProduct is retrystack's: report nested retry layers only above
 	// this many attempts (0, the default, reports any nesting).
 	MinProduct int `json:"min-product"`
+	// Retries, KeyHeaders, GRPCPrefixes and IdempotentMethods are
+	// hedgeidem's: which retry layers to report (all, blind, off), the
+	// idempotency key headers, the gRPC method-name prefixes of methods
+	// that are not idempotent, and the gRPC methods that are idempotent
+	// whatever their names.
+	Retries           string   `json:"retries"`
+	KeyHeaders        []string `json:"key-headers"`
+	GRPCPrefixes      []string `json:"grpc-prefixes"`
+	IdempotentMethods []string `json:"idempotent-methods"`
 }
 
 type linter struct {
@@ -86,6 +99,10 @@ func newPlugin(name string) register.NewPlugin {
 			Edge:                    s.Edge,
 			Main:                    s.Main,
 			MinProduct:              s.MinProduct,
+			HedgeRetries:            s.Retries,
+			KeyHeaders:              s.KeyHeaders,
+			GRPCPrefixes:            s.GRPCPrefixes,
+			IdempotentMethods:       s.IdempotentMethods,
 		}
 		if s.ClientTimeout != "" {
 			d, err := time.ParseDuration(s.ClientTimeout)

@@ -112,6 +112,37 @@ func TestRetrystackSettings(t *testing.T) {
 	assert.ErrorContains(t, err, "min-product")
 }
 
+// TestHedgeidemSettings checks that hedgeidem's settings reach it: the
+// names replace the defaults (hedgeidem/options/names expects exactly
+// that) and retries=blind keeps only blind retry layers (options/blind);
+// a bad mode or header is refused when golangci-lint starts.
+func TestHedgeidemSettings(t *testing.T) {
+	newPlugin, err := register.GetPlugin("hedgeidem")
+	require.NoError(t, err)
+	p, err := newPlugin(map[string]any{
+		"key-headers":        []any{"X-Request-Key"},
+		"grpc-prefixes":      []any{"Reserve"},
+		"idempotent-methods": []any{"/shop.Seats/ReserveTwice"},
+	})
+	require.NoError(t, err)
+	built, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "hedgeidem/options/names")
+
+	p, err = newPlugin(map[string]any{"retries": "blind"})
+	require.NoError(t, err)
+	built, err = p.BuildAnalyzers()
+	require.NoError(t, err)
+	analysistest.Run(t, resilvettest.TestData(), built[0], "hedgeidem/options/blind")
+
+	_, err = newPlugin(map[string]any{"retries": "some"})
+	assert.ErrorContains(t, err, "retries")
+	_, err = newPlugin(map[string]any{"key-headers": []any{"Bad Header"}})
+	assert.ErrorContains(t, err, "key-headers")
+	_, err = newPlugin(map[string]any{"idempotent-methods": []any{"CreateOrder"}})
+	assert.ErrorContains(t, err, "idempotent-methods")
+}
+
 // TestTransportTimeoutsSetting checks the shared setting whose default is
 // on: absent or true, transport timeouts bound a client (notimeout/
 // transport expects that); false, they do not (notimeout/transportoff).

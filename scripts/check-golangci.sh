@@ -42,6 +42,8 @@ done
 [ "$(grep -c '(ctxdrop)$' <<<"$out")" -eq 4 ] || fail "want 4 findings under the ctxdrop linter"
 grep -qF "examples/checkout/checkout.go:92:19: retry loop (3 attempts) wraps recommend.Recent, which retries 3×" <<<"$out" || fail "missing the retrystack finding"
 [ "$(grep -c '(retrystack)$' <<<"$out")" -eq 1 ] || fail "want 1 finding under the retrystack linter"
+grep -qF "examples/checkout/payments/payments.go:38:12: retry loop (3 attempts) retries payments.Client.send, which sends a POST request without an Idempotency-Key header" <<<"$out" || fail "missing the hedgeidem finding"
+[ "$(grep -c '(hedgeidem)$' <<<"$out")" -eq 2 ] || fail "want 2 findings under the hedgeidem linter"
 
 # //nolint:ctxdrop silences exactly that line's ctxdrop finding; a nolint
 # for another linter silences nothing.
@@ -58,6 +60,7 @@ lint --fix >/dev/null
 grep -qF 's.payments.Charge(r.Context(), user, total)' "$W/repo/examples/checkout/checkout.go" || fail "--fix did not replace context.Background()"
 grep -qF 's.db.QueryRowContext(r.Context(), "SELECT' "$W/repo/examples/checkout/checkout.go" || fail "--fix did not call QueryRowContext"
 grep -qF 'http.NewRequestWithContext(ctx, http.MethodPost' "$W/repo/examples/checkout/payments/payments.go" || fail "--fix did not call NewRequestWithContext"
+[ "$(grep -cF 'req.Header.Set("Idempotency-Key", rand.Text())' "$W/repo/examples/checkout/payments/payments.go")" -eq 2 ] || fail "--fix did not set the idempotency keys"
 (cd "$W/repo" && go build ./examples/...) || fail "fixed example does not build"
 
 # SARIF for code scanning.
@@ -67,8 +70,8 @@ python3 - "$W/out.sarif" <<'PY' || fail "bad SARIF"
 import json, sys
 s = json.load(open(sys.argv[1]))
 results = [r for run in s["runs"] for r in run["results"]]
-assert len(results) == 7, len(results)
+assert len(results) == 9, len(results)
 rules = sorted(r["ruleId"] for r in results)
-assert rules == ["ctxdrop"] * 4 + ["notimeout"] * 2 + ["retrystack"], rules
+assert rules == ["ctxdrop"] * 4 + ["hedgeidem"] * 2 + ["notimeout"] * 2 + ["retrystack"], rules
 PY
 echo "check-golangci: ok"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -121,12 +122,12 @@ func diagnostic(pass *analysis.Pass, d *summary.Duplicate) analysis.Diagnostic {
 		msg = fmt.Sprintf("%s retries %s, which %s%s, and an attempt that failed or timed out may already have taken effect; %s, or do not retry it", d.Layer, op, ef.Why, where, remedy(ef.Kind))
 	}
 	diag := analysis.Diagnostic{Pos: d.Pos, Category: category, Message: msg}
-	if d.LayerPos.IsValid() && d.LayerPos != d.Pos {
-		what := "the retry layer"
-		if d.Hedge {
-			what = "the hedge"
-		}
-		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: d.LayerPos, Message: what})
+	layer := "the retry layer"
+	if d.Hedge {
+		layer = "the hedge"
+	}
+	if d.LayerPos.IsValid() && d.LayerPos != d.Pos && !slices.Contains(d.EffectPos, d.LayerPos) {
+		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: d.LayerPos, Message: layer})
 	}
 	for i, p := range d.EffectPos {
 		if !p.IsValid() || p == d.Pos {
@@ -135,6 +136,9 @@ func diagnostic(pass *analysis.Pass, d *summary.Duplicate) analysis.Diagnostic {
 		msg := "calls " + ef.Chain[i].Func
 		if i == len(d.EffectPos)-1 {
 			msg = "the effect: " + strings.TrimSpace(ef.What)
+		}
+		if p == d.LayerPos {
+			msg = layer + ", around " + msg
 		}
 		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: p, Message: msg})
 	}

@@ -430,10 +430,12 @@ func TestExample(t *testing.T) {
 		"recommend/recommend.go:41:15: http.Get uses http.DefaultClient, which has no timeout",
 		"checkout/checkout.go:72:13: context.WithoutCancel(…), which drops the deadline, reaches sql.DB.ExecContext (via main.Server.audit -> sql.DB.ExecContext) with no deadline",
 		"checkout/checkout.go:92:19: retry loop (3 attempts) wraps recommend.Recent, which retries 3× (recommend.go:56): up to 9 attempts per call; keep retries at one layer",
+		"payments/payments.go:38:12: retry loop (3 attempts) retries payments.Client.send, which sends a POST request without an Idempotency-Key header set before the send (payments.go:65)",
+		"payments/payments.go:52:12: retry loop (3 attempts) retries payments.Client.send, which sends a POST request without an Idempotency-Key header set before the send (payments.go:65)",
 	} {
 		assert.Contains(t, r.stdout, w)
 	}
-	assert.Equal(t, 7, findings(r.stdout), r.stdout)
+	assert.Equal(t, 9, findings(r.stdout), r.stdout)
 }
 
 // TestBrokenInput checks that code that does not parse or type-check gets

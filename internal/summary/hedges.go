@@ -169,8 +169,18 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 			e.addDuplicateFix(info, d, effs, info.fn, nil)
 			return
 		}
+		// A retrying client's own layer: an HTTP client retries the
+		// request whatever its method. SDK clients (the AWS SDK's idempotency
+		// tokens, franz-go's idempotent producer) make the operations they
+		// retry idempotent themselves.
+		var sends []effect
+		for _, ef := range e.callEffects(info, instr) {
+			if ef.Kind == "http" {
+				sends = append(sends, ef)
+			}
+		}
 		d.Blind = true
-		e.addDuplicateFix(info, d, e.callEffects(info, instr), info.fn, nil)
+		e.addDuplicateFix(info, d, sends, info.fn, nil)
 		return
 	}
 	// A send through a client whose transport retries, a call on a

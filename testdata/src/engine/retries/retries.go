@@ -334,7 +334,7 @@ func (a *API) copyClient() *retryablehttp.Client { // want copyClient:`^client\(
 }
 
 // Do sends with the client or its copy: 6 attempts by default.
-func (a *API) Do(req *retryablehttp.Request, fresh bool) error { // want Do:`^effects\(sends\(0\)\) retries\(x6: retryablehttp.Client.Do x6\) outbound$`
+func (a *API) Do(req *retryablehttp.Request, fresh bool) error { // want Do:`^effects\(sends\(0\), sends\(0\) through retryablehttp.Client.Do \(6 attempts\)\) retries\(x6: retryablehttp.Client.Do x6\) outbound$`
 	client := a.client
 	if fresh {
 		client = a.copyClient()

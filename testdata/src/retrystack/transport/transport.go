@@ -17,7 +17,7 @@ type retrying struct {
 	retries int
 }
 
-func (t *retrying) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:`^effects\(sends\(0\)\) retries\(x\?: loop x\? count p-1.f1\+1\) outbound$`
+func (t *retrying) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:`^effects\(sends\(0\), sends\(0\) through retry loop \(attempts set at run time\)\) retries\(x\?: loop x\? count p-1.f1\+1\) outbound$`
 	var resp *http.Response
 	var err error
 	for i := 0; i <= t.retries; i++ {
