@@ -21,6 +21,7 @@ func TestFlagsFillOptions(t *testing.T) {
 	opts.AnalyzerFlags(fs, "notimeout", "notimeout.")
 	opts.AnalyzerFlags(fs, "ctxdrop", "ctxdrop.")
 	opts.AnalyzerFlags(fs, "retrystack", "retrystack.")
+	opts.AnalyzerFlags(fs, "hedgeidem", "hedgeidem.")
 	require.NoError(t, fs.Parse([]string{
 		"-resilvet.include-tests",
 		"-resilvet.outbound=(*example.com/kv.Client).Get, example.com/kv.Dial",
@@ -29,6 +30,8 @@ func TestFlagsFillOptions(t *testing.T) {
 		"-resilvet.transport-timeouts=false",
 		"-notimeout.edge", "-notimeout.main", "-notimeout.client-timeout=1500ms",
 		"-retrystack.min-product=8",
+		"-hedgeidem.retries=blind", "-hedgeidem.key-headers=X-Request-Key, Idempotency-Key",
+		"-hedgeidem.grpc-prefixes=Reserve", "-hedgeidem.idempotent-methods=/shop.Orders/CreateOrder",
 	}))
 	assert.Equal(t, analyzers.Options{
 		IncludeTests:            true,
@@ -39,6 +42,10 @@ func TestFlagsFillOptions(t *testing.T) {
 		Main:                    true,
 		ClientTimeout:           1500 * time.Millisecond,
 		MinProduct:              8,
+		HedgeRetries:            "blind",
+		KeyHeaders:              []string{"X-Request-Key", "Idempotency-Key"},
+		GRPCPrefixes:            []string{"Reserve"},
+		IdempotentMethods:       []string{"/shop.Orders/CreateOrder"},
 	}, opts)
 	require.NoError(t, opts.Validate())
 	assert.Equal(t, "1.5s", fs.Lookup("notimeout.client-timeout").Value.String())
@@ -62,6 +69,7 @@ func TestBadFlagValues(t *testing.T) {
 		{"-notimeout.client-timeout=1500us"},
 		{"-retrystack.min-product=-1"},
 		{"-retrystack.min-product=many"},
+		{"-hedgeidem.retries=some"},
 	} {
 		var opts analyzers.Options
 		fs := flag.NewFlagSet("resilvet", flag.ContinueOnError)
@@ -69,6 +77,7 @@ func TestBadFlagValues(t *testing.T) {
 		opts.SharedFlags(fs, "resilvet.")
 		opts.AnalyzerFlags(fs, "notimeout", "notimeout.")
 		opts.AnalyzerFlags(fs, "retrystack", "retrystack.")
+		opts.AnalyzerFlags(fs, "hedgeidem", "hedgeidem.")
 		assert.Error(t, fs.Parse(args), "%v", args)
 		assert.Equal(t, analyzers.Options{}, opts, "%v: a bad value changes nothing", args)
 	}
@@ -80,6 +89,13 @@ func TestValidate(t *testing.T) {
 	assert.ErrorContains(t, (&analyzers.Options{TimeoutInterceptors: []string{"x("}}).Validate(), "timeout-interceptors")
 	assert.ErrorContains(t, (&analyzers.Options{ClientTimeout: time.Microsecond}).Validate(), "client-timeout")
 	assert.ErrorContains(t, (&analyzers.Options{MinProduct: -2}).Validate(), "min-product")
+	assert.ErrorContains(t, (&analyzers.Options{HedgeRetries: "some"}).Validate(), "retries")
+	assert.ErrorContains(t, (&analyzers.Options{KeyHeaders: []string{"Idempotency Key"}}).Validate(), "key-headers")
+	assert.ErrorContains(t, (&analyzers.Options{KeyHeaders: []string{""}}).Validate(), "key-headers")
+	assert.ErrorContains(t, (&analyzers.Options{GRPCPrefixes: []string{"create"}}).Validate(), "grpc-prefixes")
+	assert.ErrorContains(t, (&analyzers.Options{IdempotentMethods: []string{"CreateOrder"}}).Validate(), "idempotent-methods")
+	assert.ErrorContains(t, (&analyzers.Options{IdempotentMethods: []string{"/a.B/C/D"}}).Validate(), "idempotent-methods")
+	assert.NoError(t, (&analyzers.Options{HedgeRetries: "blind", KeyHeaders: []string{"X-Request-Key"}, GRPCPrefixes: []string{"Reserve"}, IdempotentMethods: []string{"/shop.Orders/CreateOrder", "Orders/Add"}}).Validate())
 }
 
 // TestKeys: the cache key tells every option apart; the summary key only
@@ -88,15 +104,16 @@ func TestKeys(t *testing.T) {
 	base := analyzers.Options{}
 	variants := []analyzers.Options{
 		{IncludeTests: true}, {Outbound: []string{"a.B"}}, {TimeoutInterceptors: []string{"a.B"}},
-		{IgnoreTransportTimeouts: true}, {Edge: true}, {Main: true}, {ClientTimeout: time.Second},
+		{IgnoreTransportTimeouts: true}, {KeyHeaders: []string{"X-K"}}, {GRPCPrefixes: []string{"Reserve"}}, {IdempotentMethods: []string{"/a.B/C"}},
+		{Edge: true}, {Main: true}, {ClientTimeout: time.Second}, {HedgeRetries: "off"},
 	}
 	for _, v := range variants {
 		assert.NotEqual(t, base.Key(), v.Key(), "%+v", v)
 	}
-	for _, v := range variants[1:4] {
+	for _, v := range variants[1:7] {
 		assert.NotEqual(t, base.SummaryKey(), v.SummaryKey(), "%+v", v)
 	}
-	for _, v := range append(variants[:1:1], variants[4:]...) {
+	for _, v := range append(variants[:1:1], variants[7:]...) {
 		assert.Equal(t, base.SummaryKey(), v.SummaryKey(), "%+v changes only reports", v)
 	}
 	// Lists are sets: an empty list (a plugin's "outbound: []") is none,

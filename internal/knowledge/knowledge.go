@@ -908,6 +908,20 @@ func Names() []string {
 	for k := range neverReturn {
 		seen[k] = true
 	}
+	for _, table := range []map[string]bool{publishes, mails, requestCopies, hedgePolicies} {
+		for k := range table {
+			seen[k] = true
+		}
+	}
+	for k := range httpEffects {
+		seen[k] = true
+	}
+	for k := range requestBuilders {
+		seen[k] = true
+	}
+	for k := range hedgingClients {
+		seen[k] = true
+	}
 	var names []string
 	for k := range seen {
 		names = append(names, k)

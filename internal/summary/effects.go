@@ -111,6 +111,12 @@ func (e *engine) callEffects(info *fnInfo, instr ssa.CallInstruction) []effect {
 		return []effect{{Effect: Effect{Kind: kind, What: what, Why: why, Chain: []Link{here}}, pos: []token.Pos{c.Pos()}}}
 	}
 	if ec, ok := knowledge.EffectOf(name); ok {
+		if e.ownLibrary(calleeFunc(c)) {
+			// A library's own calls of its API are its protocol (a
+			// client acknowledging, replying to flow control), not
+			// its users' effects.
+			return nil
+		}
 		switch {
 		case ec.Kind == "publish":
 			return own("publish", here.Func, "publishes a message with "+here.Func)
@@ -150,6 +156,16 @@ func (e *engine) callEffects(info *fnInfo, instr ssa.CallInstruction) []effect {
 		out = addEffects(out, e.funcValueEffects(argOf(c, l.FuncArg), here))
 	}
 	return out
+}
+
+// ownLibrary reports whether fn belongs to the package being analysed or
+// to a package it sits below (nats.go's jetstream calling nats.go).
+func (e *engine) ownLibrary(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || analysisutil.IsStdPath(fn.Pkg().Path()) {
+		return false
+	}
+	p, lib := e.pass.Pkg.Path(), fn.Pkg().Path()
+	return p == lib || strings.HasPrefix(p, lib+"/")
 }
 
 // calleeEffects returns the effects of the called function, each behind

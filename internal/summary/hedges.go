@@ -153,7 +153,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 	if inner != nil {
 		effs := e.callEffects(info, instr)
 		d.Layer, d.LayerPos = layerText(inner.link.RetryLink), inner.link.pos
-		e.addDuplicateFix(info, d, effs, info.fn, outer.l.body)
+		e.addDuplicateFix(info, d, effs, outer.l.body)
 		return
 	}
 	// A library layer around a func value, or a retrying client's send.
@@ -166,7 +166,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 		if l.FuncArg >= 0 {
 			d.Pos = c.Pos()
 			effs := e.funcValueEffects(argOf(c, l.FuncArg), here)
-			e.addDuplicateFix(info, d, effs, info.fn, nil)
+			e.addDuplicateFix(info, d, effs, nil)
 			return
 		}
 		// A retrying client's own layer: an HTTP client retries the
@@ -180,7 +180,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 			}
 		}
 		d.Blind = true
-		e.addDuplicateFix(info, d, sends, info.fn, nil)
+		e.addDuplicateFix(info, d, sends, nil)
 		return
 	}
 	// A send through a client whose transport retries, a call on a
@@ -188,7 +188,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 	if chain, ok := e.httpSendLayers(info, c); ok {
 		last := chain[len(chain)-1]
 		d.Layer, d.LayerPos, d.Blind = layerText(last.RetryLink), last.pos, last.Client
-		e.addDuplicateFix(info, d, e.callEffects(info, instr), info.fn, nil)
+		e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
 		return
 	}
 	if link, ok := e.grpcLayer(info, c); ok {
@@ -210,18 +210,18 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 				}
 			}
 			d.Layer, d.LayerPos = layerText(last.RetryLink), last.pos
-			e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, rp.Param), here), info.fn, nil)
+			e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, rp.Param), here), nil)
 		}
 	}
 }
 
 // addDuplicateFix records a duplicate with the request to fix, when it
-// is made in fn outside body.
-func (e *engine) addDuplicateFix(info *fnInfo, d Duplicate, effs []effect, fn *ssa.Function, body map[*ssa.BasicBlock]bool) {
+// is made in the function outside body (a retry loop's).
+func (e *engine) addDuplicateFix(info *fnInfo, d Duplicate, effs []effect, body map[*ssa.BasicBlock]bool) {
 	n := len(e.res.duplicates)
 	e.addDuplicate(info, d, effs)
 	if len(e.res.duplicates) > n {
-		e.res.duplicates[n].Request = requestFix(fn, effs, body)
+		e.res.duplicates[n].Request = requestFix(info.fn, effs, body)
 	}
 }
 
@@ -256,7 +256,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 		for _, l := range e.clientLayers(info.fn, argOf(c, -1)) {
 			if l.Hedge {
 				d.Layer, d.LayerPos = layerText(l.RetryLink), l.pos
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), info.fn, nil)
+				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
 				return
 			}
 		}
@@ -264,7 +264,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 		if made, ok := e.literalOf(argOf(c, -1)).(*ssa.Call); ok {
 			if link, ok := e.hedgingClient(info.fn, made); ok {
 				d.Layer, d.LayerPos = layerText(link.RetryLink), link.pos
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), info.fn, nil)
+				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
 			}
 		}
 	case name == knowledge.FailsafeHTTPRequestDo:
@@ -275,7 +275,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 		for _, a := range made.Call.Args[2:] {
 			if at, ok := e.hedgePolicyIn(a); ok {
 				d.Layer, d.LayerPos = "failsafe-go hedge policy", at
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), info.fn, nil)
+				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
 				return
 			}
 		}
@@ -286,7 +286,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 			for i := from; i < len(made.Call.Args); i++ {
 				if at, ok := e.hedgePolicyIn(made.Call.Args[i]); ok {
 					d.Layer, d.LayerPos = "failsafe-go hedge policy", at
-					e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, l.FuncArg), here), info.fn, nil)
+					e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, l.FuncArg), here), nil)
 					return
 				}
 			}
@@ -480,9 +480,18 @@ func (e *engine) timerHedges(info *fnInfo) {
 			if other == instr {
 				continue
 			}
-			if sameWork(other.Common(), late) {
+			// The work both run, with effects: a helper both happen to
+			// call (a lock, a lookup) is no copy of the work.
+			for _, w := range sameWork(other.Common(), late) {
+				effs := e.funcValueEffects(w, Link{})
+				if len(effs) == 0 {
+					continue
+				}
+				for i := range effs {
+					effs[i] = prefixed(Link{Func: funcDisplay(w)}, token.NoPos, effs[i])
+				}
 				d := Duplicate{Pos: c.Pos(), Func: funcDisplay(info.fn), Hedge: true, Layer: "a copy started by time.AfterFunc", LayerPos: c.Pos()}
-				e.addDuplicate(info, d, e.funcValueEffects(argOf(c, 1), Link{}))
+				e.addDuplicate(info, d, effs)
 				break
 			}
 		}
@@ -497,23 +506,25 @@ func (e *engine) timerHedges(info *fnInfo) {
 	}
 }
 
-// sameWork reports whether call c runs work a late func value runs too:
-// a function both call (c's callee, or what the closure c runs calls).
-func sameWork(c *ssa.CallCommon, late *ssa.Function) bool {
+// sameWork returns the functions that call c runs (its callee, or what
+// the closure c runs calls) and a late func value calls too.
+func sameWork(c *ssa.CallCommon, late *ssa.Function) []*ssa.Function {
 	callee := c.StaticCallee()
 	if callee == nil || callee == late {
-		return false
+		return nil
 	}
 	now := map[*ssa.Function]bool{callee: true}
 	if callee.Parent() != nil {
 		now = namedCallees(callee)
 	}
+	var out []*ssa.Function
 	for f := range namedCallees(late) {
 		if now[f] {
-			return true
+			out = append(out, f)
 		}
 	}
-	return false
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }
 
 // namedCallees returns the functions other than closures that fn calls.
@@ -617,6 +628,6 @@ func (e *engine) layeredSend(info *fnInfo, instr ssa.CallInstruction) {
 		}
 		decided := behind(e.sendEffects(info, instr, arg, here), ef)
 		d := Duplicate{Pos: c.Pos(), Func: funcDisplay(info.fn), Hedge: ef.Hedge, Blind: ef.Blind, Layer: ef.Layer, LayerPos: ef.layerPos}
-		e.addDuplicateFix(info, d, decided, info.fn, nil)
+		e.addDuplicateFix(info, d, decided, nil)
 	}
 }

@@ -77,6 +77,32 @@ func Late(addr, to string, msg []byte) {
 	<-done
 }
 
+type pending struct {
+	mu    chan struct{}
+	tries int
+}
+
+func (p *pending) lock()   { p.mu <- struct{}{} }
+func (p *pending) unlock() { <-p.mu }
+
+// onReply schedules a delayed resend after a reply says nobody received
+// the message: the first copy is not in flight, and the only work both
+// run is the lock.
+func (p *pending) onReply(addr, to string, msg []byte, received bool) {
+	p.lock()
+	defer p.unlock()
+	if !received && p.tries < 3 {
+		p.tries++
+		time.AfterFunc(time.Second, func() {
+			p.lock()
+			defer p.unlock()
+			resend(addr, to, msg)
+		})
+	}
+}
+
+func resend(addr, to string, msg []byte) { notify(addr, to, msg) }
+
 // Workers launch different work in a loop with no timer: no hedge.
 func Workers(ctx context.Context, urls []string) {
 	for _, u := range urls {
