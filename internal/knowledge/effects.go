@@ -152,6 +152,21 @@ func ReadsOverPost(url string) bool {
 	return false
 }
 
+// readMediaTypes are the Content-Types of query protocols carried over
+// POST: the request reads (an OCSP status query, a DNS query).
+var readMediaTypes = map[string]bool{
+	"application/ocsp-request": true,
+	"application/dns-message":  true,
+	"application/sparql-query": true,
+}
+
+// IsReadMediaType reports whether a Content-Type value (parameters
+// aside) is a query protocol's.
+func IsReadMediaType(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return readMediaTypes[strings.ToLower(strings.TrimSpace(mt))]
+}
+
 // NotIdempotentSQL reports why an SQL statement is not idempotent: an
 // INSERT without an upsert clause, or an UPDATE setting a column from
 // itself plus or minus something; "" when it is (or is not understood).

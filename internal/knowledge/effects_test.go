@@ -58,6 +58,13 @@ func TestHasMethodPrefix(t *testing.T) {
 	}
 }
 
+func TestIsReadMediaType(t *testing.T) {
+	assert.True(t, knowledge.IsReadMediaType("application/ocsp-request"))
+	assert.True(t, knowledge.IsReadMediaType(" Application/DNS-Message; q=1"))
+	assert.False(t, knowledge.IsReadMediaType("application/json"))
+	assert.False(t, knowledge.IsReadMediaType(""))
+}
+
 func TestReadsOverPost(t *testing.T) {
 	for url, want := range map[string]bool{
 		"http://es:9200/orders/_search":        true,

@@ -387,6 +387,7 @@ func (e *engine) builtRequest(fn *ssa.Function, at ssa.Instruction, call *ssa.Ca
 			r.readsOverPost = e.urlReads(c.Args[mi+1])
 		}
 		r.keyed = e.keyedBefore(call, at)
+		r.readsOverPost = r.readsOverPost || e.readMediaType(call)
 		return r, true
 	}
 	// A helper of this package returning a request: the key must be set
@@ -503,32 +504,82 @@ func derefs(addr ssa.Value) []ssa.Value {
 	return out
 }
 
-// headerKeyed reports whether the request's Header field (its address
-// hdr) gets a key header set before at.
-func (e *engine) headerKeyed(hdr *ssa.FieldAddr, at ssa.Instruction) bool {
+// readMediaType reports whether the request made by made gets a
+// Content-Type of a query protocol (an OCSP request, a DNS message):
+// a POST that reads.
+func (e *engine) readMediaType(made ssa.Value) bool {
+	for _, r := range requestAliases(made) {
+		refs := r.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok || fieldName(fa) != "Header" {
+				continue
+			}
+			for _, set := range e.headerSets(fa) {
+				if strings.EqualFold(set.key, "Content-Type") && knowledge.IsReadMediaType(set.value) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// headerSet is a header set on a request with constant name and value.
+type headerSet struct {
+	instr      ssa.Instruction
+	key, value string
+}
+
+// headerSets lists the headers set through the request's Header field
+// (its address hdr) with a constant name: Set, Add, or an assignment to
+// the map; the value when it is a constant too.
+func (e *engine) headerSets(hdr *ssa.FieldAddr) []headerSet {
+	var out []headerSet
 	for _, h := range derefs(hdr) {
 		refs := h.Referrers()
 		if refs == nil {
 			continue
 		}
 		for _, ref := range *refs {
-			var key ssa.Value
+			var key, val ssa.Value
 			switch ref := ref.(type) {
 			case *ssa.MapUpdate:
 				key = ref.Key
 			case ssa.CallInstruction:
 				switch calleeName(ref.Common()) {
 				case "(net/http.Header).Set", "(net/http.Header).Add":
-					key = ref.Common().Args[1]
+					key, val = ref.Common().Args[1], ref.Common().Args[2]
 				}
 			}
 			if key == nil {
 				continue
 			}
 			k, ok := e.constOf(key)
-			if ok && k.Kind() == constant.String && e.isKeyHeader(constant.StringVal(k)) && before(ref, at) {
-				return true
+			if !ok || k.Kind() != constant.String {
+				continue
 			}
+			set := headerSet{instr: ref, key: constant.StringVal(k)}
+			if val != nil {
+				if v, ok := e.constOf(val); ok && v.Kind() == constant.String {
+					set.value = constant.StringVal(v)
+				}
+			}
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// headerKeyed reports whether the request's Header field (its address
+// hdr) gets a key header set before at.
+func (e *engine) headerKeyed(hdr *ssa.FieldAddr, at ssa.Instruction) bool {
+	for _, set := range e.headerSets(hdr) {
+		if e.isKeyHeader(set.key) && before(set.instr, at) {
+			return true
 		}
 	}
 	return false
@@ -553,9 +604,18 @@ func (e *engine) keyHeaderText() string {
 }
 
 // readsOverPost reports whether an http.Post-like call's URL (its first
-// argument) names a search or query endpoint.
+// argument) names a search or query endpoint, or its content type (the
+// second) is a query protocol's.
 func (e *engine) readsOverPost(c *ssa.CallCommon) bool {
-	return e.urlReads(argOf(c, 0))
+	if e.urlReads(argOf(c, 0)) {
+		return true
+	}
+	if ct := argOf(c, 1); ct != nil {
+		if k, ok := e.constOf(ct); ok && k.Kind() == constant.String && knowledge.IsReadMediaType(constant.StringVal(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // urlReads reports whether a URL value's constant parts name a search or

@@ -72,6 +72,11 @@ func reads(ctx context.Context, url string) {
 	hc.Do(put)
 	search, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/orders/_search", nil)
 	hc.Do(search)
+	// Query protocols over POST: an OCSP status query, a DNS query.
+	ocsp, _ := http.NewRequest("POST", url, strings.NewReader("der"))
+	ocsp.Header.Add("Content-Type", "application/ocsp-request")
+	hc.Do(ocsp)
+	hc.Post(url, "application/dns-message; charset=binary", nil)
 }
 
 // transport hedges through a round tripper set as a client's Transport.

@@ -33,8 +33,7 @@ var Default, _ = hedgedhttp.NewClient(80*time.Millisecond, 2, &http.Client{Timeo
 //
 // heldout: clean — builds clients, sends nothing
 func NewHTTP(hedgeAfter time.Duration) (*HTTP, error) {
-	base := &http.Client{Timeout: 10 * time.Second}
-	hedged, err := hedgedhttp.NewClient(hedgeAfter, 3, base)
+	hedged, err := hedgedhttp.NewClient(hedgeAfter, 3, &http.Client{Timeout: 10 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("hedged client: %w", err)
 	}
@@ -42,6 +41,18 @@ func NewHTTP(hedgeAfter time.Duration) (*HTTP, error) {
 		Hedged: hedged,
 		Plain:  &http.Client{Timeout: 15 * time.Second},
 	}, nil
+}
+
+// NewHedged returns a client that sends up to three copies of a request,
+// hedgeAfter apart.
+//
+// heldout: clean — constructor returning a hedgedhttp.NewClient, sends nothing
+func NewHedged(hedgeAfter time.Duration) (*http.Client, error) {
+	hedged, err := hedgedhttp.NewClient(hedgeAfter, 3, &http.Client{Timeout: 10 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("hedged client: %w", err)
+	}
+	return hedged, nil
 }
 
 // NewRetrying returns the retrying client webhooks go out through.

@@ -29,8 +29,8 @@ type AddressSuggestResponse struct {
 }
 
 type AddPaymentMethodRequest struct {
-	CustomerId string
-	Token      string
+	CustomerId  string
+	Token       string
 	MakeDefault bool
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ var seedStatements = []string{
 }
 
 // AdjustBalance adds delta to an account's balance, trying again when the
-// transaction loses a serialization conflict.
+// database does not answer.
 //
 // heldout: hedgeidem — retry loop (3 attempts) around UPDATE balance = balance + $1
 func (s *Store) AdjustBalance(ctx context.Context, accountID string, delta int64) error {
@@ -26,7 +27,7 @@ func (s *Store) AdjustBalance(ctx context.Context, accountID string, delta int64
 	for attempt := 0; attempt < 3; attempt++ {
 		_, err = s.db.ExecContext(ctx,
 			`UPDATE accounts SET balance = balance + $1, updated_at = now() WHERE id = $2`, delta, accountID)
-		if err == nil || !strings.Contains(err.Error(), "40001") {
+		if err == nil || errors.Is(err, context.Canceled) {
 			return err
 		}
 		select {
