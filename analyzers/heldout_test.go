@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
+	"github.com/resilvet/resilvet/analyzers/hedgeidem"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
 	"github.com/resilvet/resilvet/analyzers/retrystack"
 	"github.com/resilvet/resilvet/internal/resilvettest"
@@ -129,6 +130,7 @@ func scoreHeldOut(t *testing.T, corpus string) {
 
 var heldOutAnalyzers = map[string]*analysis.Analyzer{
 	"ctxdrop":    ctxdrop.Analyzer,
+	"hedgeidem":  hedgeidem.Analyzer,
 	"notimeout":  notimeout.Analyzer,
 	"retrystack": retrystack.Analyzer,
 }
@@ -138,6 +140,7 @@ var heldOutFloors = map[string]struct{ precision, recall float64 }{
 	"ctxdrop":    {0.97, 0.95},
 	"notimeout":  {0.97, 0.95},
 	"retrystack": {0.95, 0.90},
+	"hedgeidem":  {0.95, 0.90},
 }
 
 // scoredAnalyzers reads the analyzers a corpus is scored for from its

@@ -157,7 +157,7 @@ func (c *Client) UpdateMetadata(ctx context.Context, intentID string, md map[str
 // Capture captures an authorized payment intent. key is the caller's
 // idempotency key, empty for captures started by an operator.
 //
-// heldout: hedgeidem — hedged POST whose Idempotency-Key is set only when key != "": the send does not come after the set on every path
+// heldout: hedgeidem — hedged POST whose Idempotency-Key is set only when key != "": the send does not come after the set on every path (mildly unsettled: the doc states "on every path" with the function-call form of the key)
 func (c *Client) Capture(ctx context.Context, intentID, key string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payment_intents/"+intentID+"/capture", nil)
 	if err != nil {
