@@ -213,14 +213,13 @@ func selfIncrement(u string) bool {
 			continue
 		}
 		col = strings.Trim(strings.TrimSpace(col), "`\"")
-		expr = strings.TrimSpace(expr)
-		for _, op := range []string{"+", "-"} {
-			l, _, ok := strings.Cut(expr, op)
-			if !ok {
-				continue
-			}
-			l = strings.Trim(strings.TrimSpace(l), "`\"")
-			if l == col || strings.HasSuffix(l, "."+col) {
+		operands := strings.FieldsFunc(expr, func(r rune) bool { return r == '+' || r == '-' })
+		if len(operands) < 2 {
+			continue
+		}
+		for _, o := range operands {
+			o = strings.Trim(strings.TrimSpace(o), "`\"()")
+			if o == col || strings.HasSuffix(o, "."+col) {
 				return true
 			}
 		}

@@ -22,6 +22,7 @@ func TestNotIdempotentSQL(t *testing.T) {
 		"update accounts set n = accounts.n - 1 where id = 1":                 "an UPDATE that adds to a column",
 		"UPDATE accounts SET seen = now(), hits = hits+1":                     "an UPDATE that adds to a column",
 		"UPDATE accounts SET balance = $1 WHERE id = $2":                      "",
+		"UPDATE wallets SET balance = $1 + balance WHERE id = $2":             "an UPDATE that adds to a column",
 		"UPDATE accounts SET total = price + tax WHERE id = $1":               "",
 		"SELECT * FROM orders":                                                "",
 		"DELETE FROM orders WHERE id = $1":                                    "",

@@ -46,6 +46,11 @@ type effect struct {
 	made *ssa.Call
 	// layerPos is where the layer of a layered send is built.
 	layerPos token.Pos
+	// paramFn is, for a send of a request parameter, the function whose
+	// parameter it is: a closure's effects can name its enclosing
+	// function's (a request captured from it). nil in facts, where it is
+	// the summarised function's own.
+	paramFn *ssa.Function
 }
 
 // effectsOf computes (once) the Effects claim of a local function.
@@ -150,10 +155,10 @@ func (e *engine) callEffects(info *fnInfo, instr ssa.CallInstruction) []effect {
 	// Func values handed to a callee that calls them (a helper, a retry
 	// layer, an executor) run as part of this call.
 	for _, fc := range e.calleeFuncCalls(c) {
-		out = addEffects(out, e.funcValueEffects(argOf(c, fc.Param), here))
+		out = addEffects(out, e.funcValueEffects(info.fn, argOf(c, fc.Param), here))
 	}
 	if l, ok := retryLayerOf(c); ok && l.FuncArg >= 0 {
-		out = addEffects(out, e.funcValueEffects(argOf(c, l.FuncArg), here))
+		out = addEffects(out, e.funcValueEffects(info.fn, argOf(c, l.FuncArg), here))
 	}
 	return out
 }
@@ -189,12 +194,18 @@ func (e *engine) calleeEffects(info *fnInfo, instr ssa.CallInstruction, here Lin
 		}
 	}
 	var out []effect
+	callee := c.StaticCallee()
 	for _, ef := range effs {
 		if ef.Request != nil {
-			arg := argOf(c, ef.Request.Param)
-			if ef.Request.Param == -1 {
-				arg = argOf(c, -1)
+			switch {
+			case ef.paramFn == info.fn:
+				// A closure sending a request the function captured.
+				out = addEffects(out, []effect{prefixed(here, c.Pos(), ef)})
+				continue
+			case ef.paramFn != nil && ef.paramFn != callee && (callee == nil || ef.paramFn != callee.Origin()):
+				continue // another function's parameter
 			}
+			arg := argOf(c, ef.Request.Param)
 			if arg == nil {
 				continue
 			}
@@ -241,9 +252,10 @@ func fromEffects(es []Effect) []effect {
 }
 
 // funcValueEffects returns the effects of the function a func value is
-// (a closure, a named function, a method value), behind the link of the
-// call it is handed to.
-func (e *engine) funcValueEffects(v ssa.Value, here Link) []effect {
+// (a closure, a named function, a method value), handed to a call in
+// owner: with them, the sends of owner's request parameters a closure
+// captured.
+func (e *engine) funcValueEffects(owner *ssa.Function, v ssa.Value, here Link) []effect {
 	f := funcValue(v)
 	if f == nil {
 		return nil
@@ -269,7 +281,7 @@ func (e *engine) funcValueEffects(v ssa.Value, here Link) []effect {
 	}
 	var out []effect
 	for _, ef := range effs {
-		if ef.Request == nil {
+		if ef.Request == nil || ef.paramFn == owner {
 			out = append(out, ef)
 		}
 	}
@@ -285,7 +297,7 @@ func (e *engine) sendEffects(info *fnInfo, at ssa.Instruction, v ssa.Value, here
 		return nil
 	}
 	if r.param != nil {
-		return []effect{{Effect: Effect{Kind: "http", What: "request", Request: r.param, Chain: []Link{here}}, pos: []token.Pos{at.Pos()}}}
+		return []effect{{Effect: Effect{Kind: "http", What: "request", Request: r.param, Chain: []Link{here}}, pos: []token.Pos{at.Pos()}, paramFn: r.paramFn}}
 	}
 	if r.keyed || r.method != http.MethodPost && r.method != http.MethodPatch || r.readsOverPost {
 		return nil
@@ -301,8 +313,10 @@ type request struct {
 	keyed bool
 	// readsOverPost is set when its URL names a search or query endpoint.
 	readsOverPost bool
-	// param is set when the request is the function's parameter.
-	param *ParamRef
+	// param is set when the request is a parameter of paramFn (the
+	// function sending it, or the one a closure captured it from).
+	param   *ParamRef
+	paramFn *ssa.Function
 	// made is the call building it, in this function.
 	made *ssa.Call
 }
@@ -318,7 +332,7 @@ func (e *engine) requestOf(fn *ssa.Function, at ssa.Instruction, v ssa.Value, de
 	switch x := v.(type) {
 	case *ssa.Parameter:
 		if x.Parent() == fn {
-			return request{param: &ParamRef{Param: sigIndex(fn, x), Field: -1}}, true
+			return request{param: &ParamRef{Param: sigIndex(fn, x), Field: -1}, paramFn: fn}, true
 		}
 	case *ssa.Alloc:
 		if st := onlyStore(x); st != nil {
@@ -700,16 +714,20 @@ func (e *engine) grpcNotIdempotent(service, method string) string {
 }
 
 // exportEffects sorts a function's effects into its fact.
-func exportEffects(effs, sendDups []effect) []Effect {
-	if len(effs)+len(sendDups) == 0 {
-		return nil
-	}
-	out := make([]Effect, len(effs), len(effs)+len(sendDups))
-	for i, ef := range effs {
-		out[i] = ef.Effect
+func exportEffects(owner *ssa.Function, effs, sendDups []effect) []Effect {
+	var out []Effect
+	for _, ef := range effs {
+		// Sends of the function's own request parameters only: a
+		// closure's captured ones are its enclosing function's.
+		if ef.Request == nil || ef.paramFn == nil || ef.paramFn == owner {
+			out = append(out, ef.Effect)
+		}
 	}
 	for _, ef := range sendDups {
 		out = append(out, ef.Effect)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Kind != out[j].Kind {

@@ -100,7 +100,7 @@ func (e *engine) addDuplicate(info *fnInfo, d Duplicate, effs []effect) {
 	}
 	if ef.Request != nil {
 		for _, x := range effs {
-			if x.Request != nil && x.Layer == "" {
+			if x.Request != nil && x.Layer == "" && x.paramFn == info.fn {
 				layered := x
 				layered.Layer, layered.Hedge, layered.Blind, layered.layerPos = d.Layer, d.Hedge, d.Blind, d.LayerPos
 				info.sendDups = addEffects(info.sendDups, []effect{layered})
@@ -165,7 +165,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 		d.Layer, d.LayerPos = layerText(link.RetryLink), link.pos
 		if l.FuncArg >= 0 {
 			d.Pos = c.Pos()
-			effs := e.funcValueEffects(argOf(c, l.FuncArg), here)
+			effs := e.funcValueEffects(info.fn, argOf(c, l.FuncArg), here)
 			e.addDuplicateFix(info, d, effs, nil)
 			return
 		}
@@ -210,7 +210,7 @@ func (e *engine) retriedCall(info *fnInfo, loops map[*loop]*loopLayer, instr ssa
 				}
 			}
 			d.Layer, d.LayerPos = layerText(last.RetryLink), last.pos
-			e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, rp.Param), here), nil)
+			e.addDuplicateFix(info, d, e.funcValueEffects(info.fn, argOf(c, rp.Param), here), nil)
 		}
 	}
 }
@@ -250,7 +250,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 	switch {
 	case name == knowledge.RuntimeHedgeIdempotent:
 		d.Declared, d.Layer = true, "hedge.Idempotent"
-		e.addDuplicate(info, d, e.funcValueEffects(argOf(c, 0), here))
+		e.addDuplicate(info, d, e.funcValueEffects(info.fn, argOf(c, 0), here))
 		return
 	case httpSends[name]:
 		for _, l := range e.clientLayers(info.fn, argOf(c, -1)) {
@@ -286,7 +286,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 			for i := from; i < len(made.Call.Args); i++ {
 				if at, ok := e.hedgePolicyIn(made.Call.Args[i]); ok {
 					d.Layer, d.LayerPos = "failsafe-go hedge policy", at
-					e.addDuplicateFix(info, d, e.funcValueEffects(argOf(c, l.FuncArg), here), nil)
+					e.addDuplicateFix(info, d, e.funcValueEffects(info.fn, argOf(c, l.FuncArg), here), nil)
 					return
 				}
 			}
@@ -483,7 +483,7 @@ func (e *engine) timerHedges(info *fnInfo) {
 			// The work both run, with effects: a helper both happen to
 			// call (a lock, a lookup) is no copy of the work.
 			for _, w := range sameWork(other.Common(), late) {
-				effs := e.funcValueEffects(w, Link{})
+				effs := e.funcValueEffects(info.fn, w, Link{})
 				if len(effs) == 0 {
 					continue
 				}
@@ -510,7 +510,10 @@ func (e *engine) timerHedges(info *fnInfo) {
 // the closure c runs calls) and a late func value calls too.
 func sameWork(c *ssa.CallCommon, late *ssa.Function) []*ssa.Function {
 	callee := c.StaticCallee()
-	if callee == nil || callee == late {
+	if callee == late {
+		return []*ssa.Function{late} // go send(); time.AfterFunc(d, send)
+	}
+	if callee == nil {
 		return nil
 	}
 	now := map[*ssa.Function]bool{callee: true}

@@ -42,8 +42,15 @@ func (e *engine) httpSendLayers(info *fnInfo, c *ssa.CallCommon) (retryChain, bo
 // clientLayers returns the layers every send through the *http.Client v
 // (a value of fn) goes through.
 func (e *engine) clientLayers(fn *ssa.Function, v ssa.Value) retryChain {
-	if fv := loadedVar(stripIface(v)); fv != nil && fv.Pkg() != e.pass.Pkg {
-		return fromLinks(e.importedVar(fv).Client)
+	if fv := loadedVar(stripIface(v)); fv != nil {
+		if fv.Pkg() != e.pass.Pkg {
+			return fromLinks(e.importedVar(fv).Client)
+		}
+		if fv.Exported() && !e.soleWriter(fv) {
+			// The package's own exported field or variable: what its
+			// stores hold, as other packages see it.
+			return e.varClient(fv)
+		}
 	}
 	switch x := e.literalOf(stripIface(v)).(type) {
 	case *ssa.Call:

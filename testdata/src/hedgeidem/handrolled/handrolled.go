@@ -103,6 +103,20 @@ func (p *pending) onReply(addr, to string, msg []byte, received bool) {
 
 func resend(addr, to string, msg []byte) { notify(addr, to, msg) }
 
+// Twice launches one closure at once and again from a timer.
+func Twice(ctx context.Context, url string) (*http.Response, error) {
+	results := make(chan result, 2)
+	send := func() {
+		resp, err := post(ctx, url)
+		results <- result{resp, err}
+	}
+	go send()
+	t := time.AfterFunc(50*time.Millisecond, send) // want `a copy started by time.AfterFunc hedges handrolled.Twice \(closure\), which sends a POST request with http.Post`
+	defer t.Stop()
+	r := <-results
+	return r.resp, r.err
+}
+
 // Workers launch different work in a loop with no timer: no hedge.
 func Workers(ctx context.Context, urls []string) {
 	for _, u := range urls {

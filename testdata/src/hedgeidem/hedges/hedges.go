@@ -121,3 +121,12 @@ func callers(ctx context.Context, url string) {
 	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	send(get)
 }
+
+// Default is the package's own exported hedging client.
+var Default, _ = hedgedhttp.NewClient(80*time.Millisecond, 2, &http.Client{Timeout: time.Second})
+
+func viaDefault(ctx context.Context, url string) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err := Default.Do(req) // want `hedgedhttp.NewClient \(2 copies\) hedges http.Client.Do`
+	return err
+}

@@ -125,3 +125,24 @@ func refund(ctx context.Context, url string) error { // want `//resilvet:idempot
 func Refund(ctx context.Context, url string) error {
 	return retry.Do(func() error { return refund(ctx, url) }, retry.Context(ctx))
 }
+
+// sendRetried retries the send of a request it is given, through a
+// closure that captured it: each caller's request decides.
+func sendRetried(ctx context.Context, req *http.Request) (*http.Response, error) {
+	return retry.DoWithData(func() (*http.Response, error) {
+		return http.DefaultClient.Do(req.Clone(ctx))
+	}, retry.Attempts(3), retry.Context(ctx))
+}
+
+func Resend(ctx context.Context, url string) error {
+	post, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := sendRetried(ctx, post); err != nil { // want `retry.DoWithData \(3 attempts\) retries retries.sendRetried, which sends a POST request without an Idempotency-Key header set before the send`
+		return err
+	}
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	_, err = sendRetried(ctx, get)
+	return err
+}
