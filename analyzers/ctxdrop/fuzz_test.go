@@ -38,6 +38,10 @@ func FuzzCtxdrop(f *testing.F) {
 	}
 	f.Add("package p\nimport \"context\"\nfunc f(ctx context.Context) { var x = context.Background; g(x()) }\nfunc g(context.Context) {}")
 	f.Add("package p\nimport \"context\"\nfunc f(ctx context.Context) { for range ctx.Done() { h(context.TODO()) } }\nfunc h(...context.Context) {}")
+	// The effects and hedges modules: a retried POST keyed late, a
+	// closure launched and started again by a timer.
+	f.Add("package p\nimport (\"net/http\"; \"time\")\nfunc f(u string) { r, _ := http.NewRequest(\"POST\", u, nil); for i := 0; i < 3; i++ { if _, err := http.DefaultClient.Do(r); err == nil { break }; time.Sleep(1) }; r.Header.Set(\"Idempotency-Key\", \"k\") }")
+	f.Add("package p\nimport (\"net/http\"; \"time\")\nfunc f(u string) { s := func() { http.Post(u, \"a\", nil) }; go s(); time.AfterFunc(time.Second, s) }")
 	imp := importer.ForCompiler(token.NewFileSet(), "source", nil)
 	f.Fuzz(func(t *testing.T, src string) {
 		fset := token.NewFileSet()

@@ -148,7 +148,7 @@ func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 		if call == nil {
 			continue
 		}
-		if l.body[failed] && leavesOnly(l, succeeded, failed) && !picksResource(l, call, succeeded) {
+		if l.body[failed] && leavesOnly(l, succeeded, failed) && !e.picksResource(l, call, succeeded) {
 			call = e.resultOf(l, call)
 			if e.callRemote(call.Common()) {
 				return call, failed // the outbound call the loop is for
@@ -166,8 +166,10 @@ func (e *engine) errorDriven(l *loop) (ssa.CallInstruction, *ssa.BasicBlock) {
 // health check) rather than what the failed call produced: the loop
 // walks a pool's items, checking each once, and retries no operation. A
 // loop that dials again and returns the new connection, or returns what
-// the call produced, retries.
-func picksResource(l *loop, call ssa.CallInstruction, succeeded *ssa.BasicBlock) bool {
+// the call produced, retries; so does one handing out a value it made
+// locally that round (an id drawn again after a collision): a resource
+// is taken by outbound work.
+func (e *engine) picksResource(l *loop, call ssa.CallInstruction, succeeded *ssa.BasicBlock) bool {
 	failing, _ := call.(ssa.Value)
 	seen := map[*ssa.BasicBlock]bool{}
 	queue := []*ssa.BasicBlock{succeeded}
@@ -193,7 +195,7 @@ func picksResource(l *loop, call ssa.CallInstruction, succeeded *ssa.BasicBlock)
 				produced = true
 				return
 			}
-			if c, ok := v.(*ssa.Call); ok && l.body[c.Block()] && before(c, call) {
+			if c, ok := v.(*ssa.Call); ok && l.body[c.Block()] && before(c, call) && e.callRemote(c.Common()) {
 				picked = true
 			}
 			if a, ok := v.(*ssa.Alloc); ok && a.Referrers() != nil {
