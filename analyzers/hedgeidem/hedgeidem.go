@@ -117,6 +117,10 @@ func diagnostic(pass *analysis.Pass, d *summary.Duplicate) analysis.Diagnostic {
 		if ef.Kind == "http" {
 			msg += ", or send it through a client that does not hedge"
 		}
+	case d.Blind && strings.HasPrefix(d.Layer, op+" ("):
+		// A retrying client's own send: the layer is the call.
+		category = categoryRetry
+		msg = fmt.Sprintf("%s retries the request it sends whatever its method, and it %s%s; an attempt that failed or timed out may already have taken effect; %s, or do not retry it", d.Layer, ef.Why, where, remedy(ef.Kind))
 	default:
 		category = categoryRetry
 		msg = fmt.Sprintf("%s retries %s, which %s%s, and an attempt that failed or timed out may already have taken effect; %s, or do not retry it", d.Layer, op, ef.Why, where, remedy(ef.Kind))

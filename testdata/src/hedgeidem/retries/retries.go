@@ -76,7 +76,7 @@ func Publish(ctx context.Context, w *kafka.Writer, v []byte) error {
 
 func Webhook(ctx context.Context, url string) error {
 	c := retryablehttp.NewClient()
-	_, err := c.Post(url, "application/json", []byte("{}")) // want `retryablehttp.Client.Post \(5 attempts\) retries retryablehttp.Client.Post, which sends a POST request with retryablehttp.Client.Post, which cannot carry an idempotency key`
+	_, err := c.Post(url, "application/json", []byte("{}")) // want `retryablehttp.Client.Post \(5 attempts\) retries the request it sends whatever its method, and it sends a POST request with retryablehttp.Client.Post, which cannot carry an idempotency key`
 	return err
 }
 
@@ -97,7 +97,7 @@ func WebhookUnkeyed(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // want `retryablehttp.Client.Do \(5 attempts\) retries retryablehttp.Client.Do, which sends a POST request without an Idempotency-Key header`
+	_, err = c.Do(req) // want `retryablehttp.Client.Do \(5 attempts\) retries the request it sends whatever its method, and it sends a POST request without an Idempotency-Key header`
 	return err
 }
 
