@@ -132,7 +132,19 @@ func HasMethodPrefix(name string, prefixes []string) (string, bool) {
 
 // readPaths are URL path elements of endpoints that read over POST
 // (search and query APIs): a POST to one is idempotent.
-var readPaths = []string{"/_search", "/_msearch", "/_count", "/_mget", "/search", "/query", "/_query", "/lookup"}
+var readPaths = []string{"/_search", "/_msearch", "/_count", "/_mget", "/search", "/query", "/_query", "/lookup",
+	// OAuth 2 token endpoints: exchanging a one-time code or a refresh
+	// token creates nothing a second try could duplicate (at worst it
+	// gets invalid_grant).
+	"/token", "/access_token"}
+
+// tokenURLFields are the struct fields that hold an OAuth 2 token
+// endpoint (oauth2.Endpoint's).
+var tokenURLFields = map[string]bool{"TokenURL": true}
+
+// IsTokenURLField reports whether a field holds an OAuth 2 token
+// endpoint's URL.
+func IsTokenURLField(name string) bool { return tokenURLFields[name] }
 
 // ReadsOverPost reports whether a URL's text names an endpoint that
 // reads over POST.

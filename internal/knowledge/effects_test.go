@@ -68,15 +68,18 @@ func TestIsReadMediaType(t *testing.T) {
 
 func TestReadsOverPost(t *testing.T) {
 	for url, want := range map[string]bool{
-		"http://es:9200/orders/_search":        true,
-		"/orders/_search?scroll=1m":            true,
-		"/_msearch":                            true,
-		"https://api.example.com/v1/search":    true,
-		"https://api.example.com/query/":       true,
-		"https://api.example.com/v1/charges":   false,
-		"https://api.example.com/searches":     false,
-		"https://api.example.com/v1/queryable": false,
-		"https://x/charges#/search":            false,
+		"http://es:9200/orders/_search":          true,
+		"/orders/_search?scroll=1m":              true,
+		"/_msearch":                              true,
+		"https://api.example.com/v1/search":      true,
+		"https://api.example.com/query/":         true,
+		"https://api.example.com/v1/charges":     false,
+		"https://api.example.com/searches":       false,
+		"https://api.example.com/v1/queryable":   false,
+		"https://x/charges#/search":              false,
+		"https://login.example.com/oauth2/token": true,
+		"https://api.example.com/access_token":   true,
+		"https://api.example.com/v1/tokens":      false,
 	} {
 		assert.Equal(t, want, knowledge.ReadsOverPost(url), url)
 	}

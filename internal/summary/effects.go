@@ -633,14 +633,33 @@ func (e *engine) readsOverPost(c *ssa.CallCommon) bool {
 }
 
 // urlReads reports whether a URL value's constant parts name a search or
-// query endpoint.
+// query endpoint, or it is an OAuth 2 token endpoint's field.
 func (e *engine) urlReads(v ssa.Value) bool {
+	if fa := loadedField(v); fa != "" && knowledge.IsTokenURLField(fa) {
+		return true
+	}
 	for _, s := range e.constParts(v, 0) {
 		if knowledge.ReadsOverPost(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// loadedField names the struct field a value is loaded from (x.f or
+// (*p).f), or "".
+func loadedField(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return fieldName(fa)
+		}
+	case *ssa.Field:
+		if st, ok := structOf(x.X.Type()); ok {
+			return st.Field(x.Field).Name()
+		}
+	}
+	return ""
 }
 
 // constParts returns the constant strings a string value is built from:

@@ -42,3 +42,12 @@ func (p *Publisher) Keyed(ctx context.Context, url, key string) (*http.Response,
 		return http.DefaultClient.Do(req)
 	}))
 }
+
+// ViaTransport sends through the runtime's hedging transport, which hedges
+// only requests HTTP lets it send twice: a POST without a key goes once.
+func ViaTransport(ctx context.Context, url string) error {
+	c := &http.Client{Transport: &hedge.Transport{Base: http.DefaultTransport}}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err := c.Do(req)
+	return err
+}

@@ -80,6 +80,21 @@ func Webhook(ctx context.Context, url string) error {
 	return err
 }
 
+// exchange posts an OAuth 2 code to the token endpoint: a second try
+// creates nothing (the code is single-use).
+func exchange(ctx context.Context, tokenURL string, ep struct{ TokenURL string }) error {
+	c := retryablehttp.NewClient()
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, ep.TokenURL, []byte("code=x"))
+	if err != nil {
+		return err
+	}
+	if _, err = c.Do(req); err != nil {
+		return err
+	}
+	_, err = c.Post(tokenURL+"/oauth/token", "application/x-www-form-urlencoded", nil)
+	return err
+}
+
 func WebhookKeyed(ctx context.Context, url, key string) error {
 	c := retryablehttp.NewClient()
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url, []byte("{}"))
