@@ -476,8 +476,17 @@ func (e *engine) timerHedges(info *fnInfo) {
 		if late == nil {
 			continue
 		}
+		stopped := timerStopped(instr)
 		for _, other := range info.ix.calls {
 			if other == instr {
+				continue
+			}
+			// The first copy must be in flight when the timer fires:
+			// launched in a goroutine, or called while the timer is
+			// armed and the timer stopped once it returns. A delayed
+			// first run of a periodic job called again from a ticker
+			// loop races nothing.
+			if _, launched := other.(*ssa.Go); !launched && !stopped {
 				continue
 			}
 			// The work both run, with effects: a helper both happen to
@@ -498,12 +507,65 @@ func (e *engine) timerHedges(info *fnInfo) {
 	}
 	for _, g := range launches {
 		l := info.ix.loopOf[g.Block()]
-		if l == nil || !waitsOnTimer(l) || !collectsFirst(l) {
+		if l == nil || !waitsOnTimer(l) || !collectsFirst(l) || !sameEachRound(l, g) {
 			continue
 		}
 		d := Duplicate{Pos: g.Pos(), Func: funcDisplay(info.fn), Hedge: true, Layer: "a copy launched again when a timer fires", LayerPos: g.Pos()}
 		e.addDuplicate(info, d, e.callEffects(info, g))
 	}
+}
+
+// timerStopped reports whether the timer time.AfterFunc returns is
+// stopped (t.Stop()) in the function.
+func timerStopped(afterFunc ssa.CallInstruction) bool {
+	v, ok := afterFunc.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		if c, ok := r.(ssa.CallInstruction); ok && calleeName(c.Common()) == "(*time.Timer).Stop" {
+			return true
+		}
+		// Stopped through a variable or a deferred call.
+		if st, ok := r.(*ssa.Store); ok {
+			if al, ok := st.Addr.(*ssa.Alloc); ok {
+				for _, ld := range derefs(al) {
+					for _, rr := range *ld.Referrers() {
+						if c, ok := rr.(ssa.CallInstruction); ok && calleeName(c.Common()) == "(*time.Timer).Stop" {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sameEachRound reports whether a launch in a loop runs the same work
+// each round: its arguments, and a closure's bindings, are made before
+// the loop (or are constants). Work handed something new each round
+// (the batch a reporter sends when its timer fires) is new work, not a
+// copy.
+func sameEachRound(l *loop, g *ssa.Go) bool {
+	invariant := func(v ssa.Value) bool {
+		instr, ok := v.(ssa.Instruction)
+		return !ok || instr.Block() == nil || !l.body[instr.Block()]
+	}
+	c := g.Common()
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			if !invariant(b) {
+				return false
+			}
+		}
+	}
+	for _, a := range c.Args {
+		if !invariant(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameWork returns the functions that call c runs (its callee, or what
