@@ -77,8 +77,9 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 }
 
 // itemLoop reports whether l goes over items: a range over a map or a
-// string (Next), over a channel (a receive in the header), or a count
-// up to len(x).
+// string (Next), over a channel (a receive in the header), a count up
+// to len(x), or a range over an array (a count up to a constant that
+// indexes the array: alternatives tried in turn, each once).
 func itemLoop(l *loop) bool {
 	for _, instr := range l.header.Instrs {
 		switch instr := instr.(type) {
@@ -91,7 +92,33 @@ func itemLoop(l *loop) bool {
 		}
 	}
 	for _, ex := range l.exits {
-		if cmp, ok := ex.cond.(*ssa.BinOp); ok && (isLen(cmp.X) || isLen(cmp.Y) || exhausted(l, cmp, ex.onTrue)) {
+		if cmp, ok := ex.cond.(*ssa.BinOp); ok && (isLen(cmp.X) || isLen(cmp.Y) || exhausted(l, cmp, ex.onTrue) || indexesArray(l, cmp.X) || indexesArray(l, cmp.Y)) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexesArray reports whether the loop's body indexes an array with the
+// counter v (range over an array).
+func indexesArray(l *loop, v ssa.Value) bool {
+	if _, ok := v.(*ssa.Const); ok || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		var x ssa.Value
+		switch r := r.(type) {
+		case *ssa.IndexAddr:
+			x = r.X
+		case *ssa.Index:
+			x = r.X
+		default:
+			continue
+		}
+		if !l.body[r.Block()] {
+			continue
+		}
+		if _, ok := derefType(x.Type()).Underlying().(*types.Array); ok {
 			return true
 		}
 	}
