@@ -692,6 +692,12 @@ func (e *engine) constParts(v ssa.Value, depth int) []string {
 // sqlEffects returns the effect of an SQL call whose statement (its
 // first string argument) is known and not idempotent.
 func (e *engine) sqlEffects(c *ssa.CallCommon, here Link) []effect {
+	if recv := argOf(c, -1); recv != nil && inTransaction(recv.Type()) {
+		// A statement of a transaction takes effect when the transaction
+		// commits: a failed attempt rolls back, and a layer retrying the
+		// transaction runs it again whole.
+		return nil
+	}
 	for _, a := range c.Args {
 		if b, ok := a.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
 			continue
@@ -704,6 +710,13 @@ func (e *engine) sqlEffects(c *ssa.CallCommon, here Link) []effect {
 		return nil
 	}
 	return nil
+}
+
+// inTransaction reports whether a database handle is a transaction
+// (database/sql's *Tx, pgx's Tx, sqlx's *Tx): a type named Tx.
+func inTransaction(t types.Type) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	return ok && n.Obj().Name() == "Tx"
 }
 
 // statementHead returns a statement's first words, for messages

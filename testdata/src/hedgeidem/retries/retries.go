@@ -27,6 +27,31 @@ func (s *Store) Credit(ctx context.Context, id string, n int) error {
 	return err
 }
 
+// Transfer retries a whole transaction: a failed attempt rolls back its
+// INSERT, so the retry does not duplicate it.
+func (s *Store) Transfer(ctx context.Context, id string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = s.transfer(ctx, id); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func (s *Store) transfer(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO transfers (id) VALUES ($1)", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func (s *Store) SetBalance(ctx context.Context, id string, n int) error {
 	var err error
 	for i := 0; i < 3; i++ {
