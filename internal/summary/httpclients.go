@@ -71,19 +71,42 @@ func (e *engine) clientLayers(fn *ssa.Function, v ssa.Value) retryChain {
 			Client:   true,
 		}, pos: x.Pos()}}
 	case *ssa.Alloc:
-		for _, st := range fieldStores(x) {
-			if st.field == "Transport" {
-				if made, ok := e.literalOf(stripIface(st.val)).(*ssa.Call); ok {
-					if link, ok := e.hedgingClient(fn, made); ok {
-						return retryChain{link}
-					}
-				}
-				return e.transportLayers(st.val)
+		return e.transportStored(fn, x)
+	case nil:
+		if p, ok := stripIface(v).(*ssa.Parameter); ok && p.Parent() == fn {
+			// A client the function is given and sets a hedging
+			// Transport on (dskit's hedging.Client(cfg, c)).
+			if chain := e.transportStored(fn, p); hedgeOnly(chain) {
+				return chain
 			}
 		}
 	}
 	return nil
 }
+
+// transportStored returns the layers of the Transport stored into a
+// client's field: a hedging round tripper (made here or returned by a
+// function), or one whose RoundTrip retries.
+func (e *engine) transportStored(fn *ssa.Function, client ssa.Value) retryChain {
+	for _, st := range fieldStores(client) {
+		if st.field != "Transport" {
+			continue
+		}
+		if made, ok := e.literalOf(stripIface(st.val)).(*ssa.Call); ok {
+			if link, ok := e.hedgingClient(fn, made); ok {
+				return retryChain{link}
+			}
+			if chain := e.returnedClient(made.Common()); hedgeOnly(chain) {
+				return chain
+			}
+		}
+		return e.transportLayers(st.val)
+	}
+	return nil
+}
+
+// hedgeOnly reports whether a chain is one hedging link.
+func hedgeOnly(c retryChain) bool { return len(c) == 1 && c[0].Hedge }
 
 // transportLayers returns the layers of a transport's RoundTrip, with the
 // counts its fields hold where the transport is built in sight.
@@ -158,6 +181,9 @@ func (e *engine) returnsClient(info *fnInfo) retryChain {
 // its count, or an *http.Client whose sends retry.
 func (e *engine) heldClient(t types.Type, values []ssa.Value) retryChain {
 	layer, retrying := knowledge.RetryingClientType(typeFullName(derefType(t)))
+	if isRoundTripper(t) {
+		return e.heldRoundTripper(values)
+	}
 	if !retrying && !analysisutil.IsHTTPClientPtr(t) {
 		return nil
 	}
@@ -195,6 +221,34 @@ func (e *engine) heldClient(t types.Type, values []ssa.Value) retryChain {
 		got = chain
 	}
 	return got
+}
+
+// heldRoundTripper returns the hedge link of the round tripper each of
+// the values is (nil ones aside), when they all are the same hedging
+// one: a function returning one makes its callers' clients hedge.
+func (e *engine) heldRoundTripper(values []ssa.Value) retryChain {
+	var got retryChain
+	for _, v := range values {
+		if k, ok := v.(*ssa.Const); ok && k.IsNil() {
+			continue
+		}
+		made, ok := e.literalOf(stripIface(v)).(*ssa.Call)
+		if !ok || v.Parent() == nil {
+			return nil
+		}
+		link, ok := e.hedgingClient(v.Parent(), made)
+		if !ok || got != nil && got[0].Attempts != link.Attempts {
+			return nil
+		}
+		got = retryChain{link}
+	}
+	return got
+}
+
+// isRoundTripper reports whether t is net/http's RoundTripper interface.
+func isRoundTripper(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "RoundTripper"
 }
 
 // varClient returns the layers of the HTTP client an exported field or

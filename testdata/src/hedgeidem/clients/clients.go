@@ -29,3 +29,15 @@ type API struct {
 func NewAPI() *API {
 	return &API{HC: Hedged()}
 }
+
+// HedgedTransport returns a round tripper sending up to 3 copies.
+func HedgedTransport(next http.RoundTripper) (http.RoundTripper, error) {
+	return hedgedhttp.New(hedgedhttp.Config{Transport: next, Upto: 3, Delay: 10 * time.Millisecond})
+}
+
+// WithHedging makes the client it is given hedge.
+func WithHedging(c *http.Client) (*http.Client, error) {
+	var err error
+	c.Transport, err = HedgedTransport(c.Transport)
+	return c, err
+}

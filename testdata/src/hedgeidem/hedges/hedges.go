@@ -130,3 +130,19 @@ func viaDefault(ctx context.Context, url string) error {
 	_, err := Default.Do(req) // want `hedgedhttp.NewClient \(2 copies\) hedges http.Client.Do`
 	return err
 }
+
+// hedgedGiven sends through a client another package made hedge.
+func hedgedGiven(ctx context.Context, url string) error {
+	c, err := clients.WithHedging(&http.Client{Timeout: time.Second})
+	if err != nil {
+		return err
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err = c.Do(req) // want `hedgedhttp.New \(3 copies\) hedges http.Client.Do`
+	if err != nil {
+		return err
+	}
+	rt, _ := clients.HedgedTransport(http.DefaultTransport)
+	_, err = (&http.Client{Transport: rt}).Do(req) // want `hedgedhttp.New \(3 copies\) hedges http.Client.Do`
+	return err
+}

@@ -21,6 +21,8 @@ func New(cfg Config) (*Client, error) { return &Client{rt: cfg.Transport}, nil }
 
 func (c *Client) Do(req *http.Request) (*http.Response, error) { return c.rt.RoundTrip(req) }
 
+func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) { return c.rt.RoundTrip(req) }
+
 func NewClient(timeout time.Duration, upto int, client *http.Client) (*http.Client, error) {
 	return client, nil
 }
