@@ -238,7 +238,12 @@ func (e *engine) mergeInto(res *Result) {
 		if c := e.returnsClient(info); c != nil {
 			s.ReturnsClient = c.links(info.fn)
 		}
-		s.Effects = exportEffects(info.fn, e.effectsOf(info), info.sendDups)
+		if !e.std {
+			// Read only by callers in other packages, through the fact:
+			// std exports none (the hedges module computes what its own
+			// layers run on demand).
+			s.Effects = exportEffects(info.fn, e.effectsOf(info), info.sendDups)
+		}
 		// Waits is read only for a function that drops no context and has
 		// a context-taking variant beside it: exported for those alone.
 		s.Waits = info.waits && info.drop == nil && contextAlternative(info.obj) != nil
