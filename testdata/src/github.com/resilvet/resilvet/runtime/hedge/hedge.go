@@ -20,7 +20,9 @@ const IdempotencyKeyHeader = "Idempotency-Key"
 
 func NewIdempotencyKey() string { return "" }
 
-type Op[T any] struct{ fn func(context.Context) (T, error) }
+type Op[T any] struct {
+	fn func(context.Context) (T, error)
+}
 
 func Idempotent[T any](fn func(context.Context) (T, error)) Op[T] { return Op[T]{fn: fn} }
 
