@@ -3,7 +3,6 @@ package hedgeidem
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"slices"
 	"strings"
 
@@ -74,7 +73,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 	if len(dups) == 0 {
 		return nil, nil
 	}
-	calls := callsByLparen(pass)
+	calls := analysisutil.CallsByLparen(pass)
 	ed := &fixedit.Editor{Pass: pass}
 	for _, d := range dups {
 		if !d.Hedge && (cfg.Retries == RetriesOff || cfg.Retries == RetriesBlind && !d.Blind) {
@@ -187,18 +186,4 @@ func unexplainedDirectives(pass *analysis.Pass, rep *report.Reporter) {
 			}
 		}
 	}
-}
-
-// callsByLparen maps the package's calls by their opening parenthesis.
-func callsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
-	out := map[token.Pos]*ast.CallExpr{}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				out[c.Lparen] = c
-			}
-			return true
-		})
-	}
-	return out
 }

@@ -63,7 +63,7 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		return nil, nil
 	}
 	rep := report.New(pass, name, cfg.IncludeTests)
-	calls := callsByLparen(pass)
+	calls := analysisutil.CallsByLparen(pass)
 	emit := func(d analysis.Diagnostic) {
 		// The engine knows calls by their opening parenthesis: report
 		// on the whole call, as editors underline it.
@@ -156,20 +156,6 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		})
 	}
 	return nil, nil
-}
-
-// callsByLparen maps the package's calls by their opening parenthesis.
-func callsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
-	out := map[token.Pos]*ast.CallExpr{}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				out[c.Lparen] = c
-			}
-			return true
-		})
-	}
-	return out
 }
 
 // within reports whether pos is inside one of the nodes.

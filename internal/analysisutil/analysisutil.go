@@ -365,3 +365,19 @@ func FuncType(n ast.Node) *ast.FuncType {
 	}
 	return nil
 }
+
+// CallsByLparen maps the package's calls by their opening parenthesis:
+// the engine knows a call by it (ssa's CallCommon.Pos), and reports are
+// made on the whole call, as editors underline it.
+func CallsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
+	out := map[token.Pos]*ast.CallExpr{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				out[c.Lparen] = c
+			}
+			return true
+		})
+	}
+	return out
+}

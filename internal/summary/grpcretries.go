@@ -76,8 +76,7 @@ func (e *engine) dialRetry(dial *ssa.Call, from int) *ConnRetry {
 			switch calleeName(oc.Common()) {
 			case grpcPkg + ".WithDefaultServiceConfig":
 				if js, ok := e.constOf(oc.Call.Args[0]); ok && js.Kind() == constant.String {
-					cr.Policies = append(cr.Policies, retryPolicies(constant.StringVal(js))...)
-					cr.Policies = append(cr.Policies, hedgingPolicies(constant.StringVal(js))...)
+					cr.Policies = append(cr.Policies, methodPolicies(constant.StringVal(js))...)
 				}
 			case grpcPkg + ".WithUnaryInterceptor":
 				interceptors = oc.Call.Args
@@ -254,19 +253,22 @@ func isGRPCConn(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == grpcPkg && (n.Obj().Name() == "ClientConn" || n.Obj().Name() == "ClientConnInterface")
 }
 
-// retryPolicies reads a gRPC service config's retry policies: each name
-// of a methodConfig with a retryPolicy, with its maxAttempts (grpc caps
-// it at 5). An empty service or method matches every one.
-func retryPolicies(js string) []MethodRetry {
+// methodPolicies reads a gRPC service config's retry and hedging
+// policies: each name of a methodConfig with a retryPolicy or a
+// hedgingPolicy, with its maxAttempts (grpc caps it at 5). An empty
+// service or method matches every one.
+func methodPolicies(js string) []MethodRetry {
+	type policy struct {
+		MaxAttempts int `json:"maxAttempts"`
+	}
 	var cfg struct {
 		MethodConfig []struct {
 			Name []struct {
 				Service string `json:"service"`
 				Method  string `json:"method"`
 			} `json:"name"`
-			RetryPolicy *struct {
-				MaxAttempts int `json:"maxAttempts"`
-			} `json:"retryPolicy"`
+			RetryPolicy   *policy `json:"retryPolicy"`
+			HedgingPolicy *policy `json:"hedgingPolicy"`
 		} `json:"methodConfig"`
 	}
 	if json.Unmarshal([]byte(js), &cfg) != nil {
@@ -274,11 +276,16 @@ func retryPolicies(js string) []MethodRetry {
 	}
 	var out []MethodRetry
 	for _, mc := range cfg.MethodConfig {
-		if mc.RetryPolicy == nil || mc.RetryPolicy.MaxAttempts < 2 {
-			continue
-		}
-		for _, n := range mc.Name {
-			out = append(out, MethodRetry{Service: n.Service, Method: n.Method, Attempts: min(mc.RetryPolicy.MaxAttempts, 5)})
+		for _, p := range []struct {
+			policy *policy
+			hedge  bool
+		}{{mc.RetryPolicy, false}, {mc.HedgingPolicy, true}} {
+			if p.policy == nil || p.policy.MaxAttempts < 2 {
+				continue
+			}
+			for _, n := range mc.Name {
+				out = append(out, MethodRetry{Service: n.Service, Method: n.Method, Attempts: min(p.policy.MaxAttempts, 5), Hedge: p.hedge})
+			}
 		}
 	}
 	return out

@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -423,35 +422,6 @@ func (p MethodRetry) matches(service, method string) bool {
 		svc = svc[strings.LastIndexByte(svc, '.')+1:]
 	}
 	return (p.Service == "" || svc == service) && (p.Method == "" || p.Method == method)
-}
-
-// hedgingPolicies reads a gRPC service config's hedging policies, as
-// retryPolicies reads its retry policies (grpc caps maxAttempts at 5).
-func hedgingPolicies(js string) []MethodRetry {
-	var cfg struct {
-		MethodConfig []struct {
-			Name []struct {
-				Service string `json:"service"`
-				Method  string `json:"method"`
-			} `json:"name"`
-			HedgingPolicy *struct {
-				MaxAttempts int `json:"maxAttempts"`
-			} `json:"hedgingPolicy"`
-		} `json:"methodConfig"`
-	}
-	if json.Unmarshal([]byte(js), &cfg) != nil {
-		return nil
-	}
-	var out []MethodRetry
-	for _, mc := range cfg.MethodConfig {
-		if mc.HedgingPolicy == nil || mc.HedgingPolicy.MaxAttempts < 2 {
-			continue
-		}
-		for _, n := range mc.Name {
-			out = append(out, MethodRetry{Service: n.Service, Method: n.Method, Attempts: min(mc.HedgingPolicy.MaxAttempts, 5), Hedge: true})
-		}
-	}
-	return out
 }
 
 // timerHedges records hand-rolled hedges: work launched in a goroutine
