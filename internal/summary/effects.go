@@ -260,14 +260,7 @@ func (e *engine) funcValueEffects(owner *ssa.Function, v ssa.Value, here Link) [
 	if f == nil {
 		return nil
 	}
-	if f.Synthetic != "" && len(f.Blocks) > 0 {
-		for _, instr := range f.Blocks[0].Instrs {
-			if call, ok := instr.(*ssa.Call); ok && call.Common().StaticCallee() != nil {
-				f = call.Common().StaticCallee()
-				break
-			}
-		}
-	}
+	f = wrapped(f)
 	if f.Origin() != nil {
 		f = f.Origin()
 	}
@@ -339,11 +332,11 @@ func (e *engine) requestOf(fn *ssa.Function, at ssa.Instruction, v ssa.Value, de
 			return e.requestOf(fn, at, st, depth+1)
 		}
 	case *ssa.FreeVar:
-		mc := bindingOf(x)
+		mc := e.makerOf(x)
 		if mc == nil {
 			return request{}, false
 		}
-		return e.requestOf(mc.Parent(), mc, mc.Bindings[freeIndex(x)], depth+1)
+		return e.requestOf(mc.Parent(), mc, e.bindingOf(x), depth+1)
 	case *ssa.UnOp:
 		if fv := freeVarOf(x); fv != nil {
 			return e.requestOf(fn, at, fv, depth+1)
@@ -768,36 +761,6 @@ func exportEffects(owner *ssa.Function, effs, sendDups []effect) []Effect {
 		return out[i].What < out[j].What
 	})
 	return out
-}
-
-// bindingOf returns the MakeClosure that binds a free variable.
-func bindingOf(fv *ssa.FreeVar) *ssa.MakeClosure {
-	fn := fv.Parent()
-	if fn == nil || fn.Parent() == nil {
-		return nil
-	}
-	var found *ssa.MakeClosure
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				if found != nil {
-					return nil
-				}
-				found = mc
-			}
-		}
-	}
-	return found
-}
-
-// freeIndex returns a free variable's index among its function's.
-func freeIndex(fv *ssa.FreeVar) int {
-	for i, f := range fv.Parent().FreeVars {
-		if f == fv {
-			return i
-		}
-	}
-	return -1
 }
 
 // onlyStore returns the value stored in a local variable's cell when

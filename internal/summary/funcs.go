@@ -365,6 +365,20 @@ func funcValue(v ssa.Value) *ssa.Function {
 	return nil
 }
 
+// wrapped returns the method a method value's wrapper calls, or f
+// itself.
+func wrapped(f *ssa.Function) *ssa.Function {
+	if f.Synthetic == "" || len(f.Blocks) == 0 {
+		return f
+	}
+	for _, instr := range f.Blocks[0].Instrs {
+		if call, ok := instr.(*ssa.Call); ok && call.Common().StaticCallee() != nil {
+			return call.Common().StaticCallee()
+		}
+	}
+	return f
+}
+
 // funcParam returns the parameter of fn that v holds: the parameter
 // itself, or a load of the variable the SSA builder boxes a parameter in
 // when a closure captures it, as long as only the parameter is ever

@@ -512,15 +512,7 @@ func (e *engine) funcValueChains(v ssa.Value) ([]candidate, bool) {
 	if f == nil {
 		return nil, false
 	}
-	if f.Synthetic != "" && len(f.Blocks) > 0 {
-		// A method value's wrapper: the method it calls.
-		for _, instr := range f.Blocks[0].Instrs {
-			if call, ok := instr.(*ssa.Call); ok && call.Common().StaticCallee() != nil {
-				f = call.Common().StaticCallee()
-				break
-			}
-		}
-	}
+	f = wrapped(f)
 	if f.Origin() != nil {
 		f = f.Origin() // a generic function's instance: its summary
 	}
