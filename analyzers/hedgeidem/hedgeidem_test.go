@@ -54,3 +54,10 @@ func TestNames(t *testing.T) {
 	})
 	analysistest.Run(t, resilvettest.TestData(), a, "hedgeidem/options/names")
 }
+
+// TestKeyFixHeader: the fix sets the first configured key header.
+func TestKeyFixHeader(t *testing.T) {
+	dir := resilvettest.TestData()
+	a := resilvettest.Analyzer(t, "hedgeidem", analyzers.Options{KeyHeaders: []string{"X-Request-Key"}})
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, a, "hedgeidem/fixheader"))
+}
