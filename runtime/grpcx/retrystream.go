@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/resilvet/resilvet/runtime/internal/layer"
+	"github.com/resilvet/resilvet/runtime/budget"
 	"github.com/resilvet/resilvet/runtime/retry"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -50,31 +50,10 @@ func StreamRetry(o RetryOptions) grpc.StreamClientInterceptor {
 }
 
 // deposit records a stream in the policy's budget as it opens, once per
-// logical request (not when a layer further out already deposited in the
-// same budget), and marks the context so that retry.Do, which runs only
-// if the stream fails, does not deposit again. A stream that never fails
-// must count too: a budget is a ratio of retries to requests.
+// logical request, and marks the context so that retry.Do, which runs
+// only if the stream fails, does not deposit again (budget.DepositOnce).
 func (r *retrier) deposit(ctx context.Context) context.Context {
-	b := r.policy.Budget
-	if b == nil || layer.Deposited(ctx, b) {
-		return ctx
-	}
-	b.Deposit()
-	return &depositCtx{Context: ctx, deposit: layer.Mark(ctx, b)}
-}
-
-// depositCtx is a context marked, as the runtime's layers mark theirs,
-// with a deposit in a budget.
-type depositCtx struct {
-	context.Context
-	deposit layer.Deposit
-}
-
-func (c *depositCtx) Value(key any) any {
-	if key == layer.Key {
-		return &c.deposit
-	}
-	return c.Context.Value(key)
+	return budget.DepositOnce(ctx, r.policy.Budget)
 }
 
 // retryStream is a client stream that retries until its first response.

@@ -16,6 +16,10 @@ import (
 // key included), contexts derived from it register with the caller's
 // cancellable context directly.
 //
+// It needs no Done channel of its own under a caller that can never be
+// cancelled (see layer.Cancel): every copy runs under a cancellable child
+// of it, which context.WithoutCancel visibly drops.
+//
 // The mark is made when first asked for: it depends on the caller's
 // context only, which cannot change, and making it asks that context for
 // its Done channel, which a context.WithCancel makes on demand: the common

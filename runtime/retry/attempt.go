@@ -22,7 +22,9 @@ type attemptKey struct{}
 // Contexts derived from it find the marks through Value; cancellation is
 // the caller's context's own (Done, Err and Deadline are the embedded
 // context's, so the context package registers children directly with the
-// caller's cancellable ancestor).
+// caller's cancellable ancestor). Under a caller that can never be
+// cancelled, Done is a channel of the attempt's own that is never closed
+// (layer.Cancel): what tells a job detached with context.WithoutCancel.
 type attemptCtx struct {
 	context.Context
 	n       int
@@ -30,7 +32,10 @@ type attemptCtx struct {
 	retries bool           // the layer may retry (MaxAttempts > 1)
 	over    atomic.Bool    // the attempt has returned
 	deposit *layer.Deposit // when this layer deposited in its budget
+	cancel  layer.Cancel
 }
+
+func (c *attemptCtx) Done() <-chan struct{} { return c.cancel.Done(c.Context) }
 
 func (c *attemptCtx) Value(key any) any {
 	switch key {
@@ -41,7 +46,7 @@ func (c *attemptCtx) Value(key any) any {
 			return c.deposit
 		}
 	}
-	return c.Context.Value(key)
+	return c.cancel.Value(c.Context, key)
 }
 
 func (c *attemptCtx) String() string { return "retry.attemptContext" }

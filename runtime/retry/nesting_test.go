@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -183,6 +184,12 @@ func TestDetachedContextStartsANewOperation(t *testing.T) {
 		later  bool // run the job after the attempt returned
 	}{
 		{"WithoutCancel", parent, context.WithoutCancel, false},
+		// CLIs, cron jobs, consumers and tests run on Background: nothing
+		// is lost by WithoutCancel there but the attempt's own Done.
+		{"WithoutCancel under Background", context.Background(), context.WithoutCancel, false},
+		{"WithoutCancel and a value under Background", context.Background(), func(ctx context.Context) context.Context {
+			return context.WithValue(context.WithoutCancel(ctx), jobKey{}, 1)
+		}, false},
 		{"WithoutCancel then a longer timeout", deadlined, func(ctx context.Context) context.Context {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 48*time.Hour)
 			t.Cleanup(cancel)
@@ -227,6 +234,90 @@ func TestDetachedContextStartsANewOperation(t *testing.T) {
 	})
 	if innerCalls != 3 {
 		t.Fatalf("derived with a shorter deadline: %d inner calls; want 3", innerCalls)
+	}
+}
+
+type jobKey struct{}
+
+// TestDetachedUnderBackgroundIsItsOwnRequest: under a Background caller,
+// a job detached from an attempt deposits in a shared budget as a request
+// of its own and sends no attempt header; a context derived from the
+// attempt through cancellation stays the attempt's.
+func TestDetachedUnderBackgroundIsItsOwnRequest(t *testing.T) {
+	leaktest.Check(t)
+	shared := &countingBudget{}
+	outer, _ := policy(2)
+	job, _ := policy(2)
+	outer.Budget, job.Budget = shared, shared
+	var detachedRetrying, derivedRetrying bool
+	_ = retry.Do(context.Background(), outer, func(ctx context.Context) error {
+		derived, cancel := context.WithCancel(context.WithValue(ctx, jobKey{}, 1))
+		defer cancel()
+		_, derivedRetrying = retry.Retrying(derived)
+		_ = retry.Do(context.WithoutCancel(ctx), job, func(ctx context.Context) error {
+			return nil
+		})
+		_, detachedRetrying = retry.Retrying(context.WithoutCancel(ctx))
+		return nil
+	})
+	if got := shared.deposits.Load(); got != 2 {
+		t.Errorf("a request and a job detached from it deposited %d times in the shared budget; want 2", got)
+	}
+	if detachedRetrying || !derivedRetrying {
+		t.Errorf("Retrying: detached %v, derived %v; want false and true", detachedRetrying, derivedRetrying)
+	}
+}
+
+// TestAttemptUnderBackgroundStartsNoWatchers: the attempt's own Done
+// channel under a Background caller must not cost a goroutine per context
+// derived from it (the context package watches a parent it does not know
+// with one), and contexts derived from it behave as under Background.
+func TestAttemptUnderBackgroundStartsNoWatchers(t *testing.T) {
+	leaktest.Check(t)
+	p, _ := policy(1)
+	var cancels []context.CancelFunc
+	var before, after int
+	_ = retry.Do(context.Background(), p, func(ctx context.Context) error {
+		if ctx.Done() == nil {
+			t.Error("an attempt's context has no Done channel under Background")
+		}
+		before = runtime.NumGoroutine()
+		for i := range 100 {
+			c, cancel := context.WithCancel(context.WithValue(ctx, jobKey{}, i))
+			cancels = append(cancels, cancel)
+			if c.Err() != nil || context.Cause(c) != nil {
+				t.Fatalf("derived context: Err %v, Cause %v; want none", c.Err(), context.Cause(c))
+			}
+		}
+		after = runtime.NumGoroutine()
+		select {
+		case <-ctx.Done():
+			t.Error("the attempt's own Done channel closed")
+		default:
+		}
+		return nil
+	})
+	for _, cancel := range cancels {
+		cancel()
+	}
+	if after-before > 10 {
+		t.Fatalf("100 contexts derived from an attempt under Background started %d goroutines", after-before)
+	}
+	// Under a cancellable caller, cancellation still reaches the derived
+	// contexts.
+	parent, cancel := context.WithCancel(context.Background())
+	var derived context.Context
+	_ = retry.Do(parent, p, func(ctx context.Context) error {
+		var stop context.CancelFunc
+		derived, stop = context.WithCancel(context.WithValue(ctx, jobKey{}, 0))
+		t.Cleanup(stop)
+		return nil
+	})
+	cancel()
+	select {
+	case <-derived.Done():
+	case <-time.After(time.Second):
+		t.Fatal("cancelling the caller did not cancel a context derived from its attempt")
 	}
 }
 

@@ -18,7 +18,12 @@
 //
 // A context made with context.WithoutCancel from an attempt's context,
 // or used after the attempt returned (a background job it launched),
-// starts a new logical operation: its layers retry in full.
+// starts a new logical operation: its layers retry in full, under any
+// caller (context.Background included: an attempt's context always has a
+// Done channel, its own when the caller's has none). Two detached
+// contexts still count as nested: one given a deadline shorter than the
+// attempt's while it runs, and context.WithCancel(context.WithoutCancel(c))
+// under a caller with no deadline.
 //
 // Place it inside the request's deadline and outside the breaker:
 //
