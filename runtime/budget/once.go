@@ -23,7 +23,9 @@ func DepositOnce(ctx context.Context, b Budget) context.Context {
 		return ctx
 	}
 	b.Deposit()
-	return &depositCtx{Context: ctx, deposit: layer.Mark(ctx, b)}
+	c := &depositCtx{Context: ctx}
+	c.deposit.Set(ctx, b)
+	return c
 }
 
 // depositCtx is a context marked, as the runtime's layers mark theirs,

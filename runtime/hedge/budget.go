@@ -92,16 +92,27 @@ func (r *race[T]) allowed() bool {
 }
 
 // report tells a budget that learns from outcomes how a copy that ran
-// went. A copy whose context was cancelled when it failed, by the race (it
-// lost, or the call was over) or by the caller, says nothing about the
-// dependency: its error is most likely that cancellation.
-func (r *race[T]) report(ctx context.Context, err error) {
+// went, unless a layer further in that shares the budget reported it (the
+// mark's Heard count moved from heard, read as the copy started), and
+// tells the layers further out that share it that it did. A copy whose
+// context was cancelled when it failed, by the race (it lost, or the call
+// was over) or by the caller, says nothing about the dependency: its
+// error is most likely that cancellation.
+//
+// Copies run at once share the mark: a copy that ran through no layer
+// further in while another copy's layer reported is not reported.
+func (r *race[T]) report(ctx context.Context, err error, heard uint64) {
 	o, ok := r.p.Budget.(budget.Outcome)
+	if !ok || r.marked.deposit.Heard() != heard {
+		return
+	}
 	switch {
-	case !ok:
 	case err == nil:
 		o.Success()
 	case ctx.Err() == nil:
 		o.Failure()
+	default:
+		return
 	}
+	layer.Reported(r.parent(), r.p.Budget)
 }

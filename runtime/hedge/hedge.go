@@ -82,7 +82,10 @@ type Policy struct {
 	// request does not deposit again. A budget that learns from outcomes
 	// (budget.Outcome, as budget.TokenBucket) hears of every copy that
 	// ran: Success when it succeeded, Failure when it failed while neither
-	// the race nor the caller had cancelled it.
+	// the race nor the caller had cancelled it; once, from the innermost
+	// layer sharing the budget that the copy went through (a retry inside
+	// the copy reports its attempts, and the hedge does not report them
+	// again).
 	//
 	// nil means a budget of the policy's own, so that a slow dependency
 	// does not see every call twice: extra copies up to 10% of the calls

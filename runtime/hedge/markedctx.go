@@ -38,6 +38,6 @@ func (c *markedCtx) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-func (c *markedCtx) mark() { c.deposit = layer.Mark(c.Context, c.deposit.Budget) }
+func (c *markedCtx) mark() { c.deposit.Set(c.Context, c.deposit.Budget) }
 
 func (c *markedCtx) String() string { return "hedge.callContext" }

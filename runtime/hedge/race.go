@@ -55,15 +55,16 @@ func (r *race[T]) attempt(ctx context.Context, n int32) result[T] {
 		// Decided while this copy waited to start: do not send it.
 		return result[T]{err: ctx.Err(), attempt: n}
 	}
+	heard := r.marked.deposit.Heard()
 	if !r.timed {
 		v, err := r.op.fn(ctx)
-		r.report(ctx, err)
+		r.report(ctx, err, heard)
 		return result[T]{v: v, err: err, attempt: n}
 	}
 	start := r.p.clock.Now()
 	v, err := r.op.fn(ctx)
 	took := r.p.clock.Now().Sub(start)
-	r.report(ctx, err)
+	r.report(ctx, err, heard)
 	return result[T]{v: v, err: err, attempt: n, took: took}
 }
 

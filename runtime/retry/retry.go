@@ -76,7 +76,8 @@ type Policy struct {
 	// must grant every retry; budgets that implement budget.Outcome also
 	// learn each attempt's outcome. Layers sharing one budget (a retry
 	// around a hedge, two retry layers) deposit once per logical request
-	// between them.
+	// between them, and report each attempt's outcome once: the innermost
+	// layer sharing the budget that the attempt went through reports it.
 	Budget budget.Budget
 	// AllowNested lets this layer retry every failure even when it runs
 	// inside another retry layer, and lets outer layers retry what it
@@ -120,11 +121,17 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
+	// With a budget, the layer marks its attempts (see layer.Deposit): the
+	// outermost layer sharing a budget deposits once for the request, and
+	// each attempt's outcome is reported once, by the innermost layer
+	// sharing the budget that the attempt went through.
 	var deposit *layer.Deposit
-	if p.Budget != nil && !layer.Deposited(ctx, p.Budget) {
-		p.Budget.Deposit()
-		d := layer.Mark(ctx, p.Budget)
-		deposit = &d
+	if p.Budget != nil {
+		if !layer.Deposited(ctx, p.Budget) {
+			p.Budget.Deposit()
+		}
+		deposit = &layer.Deposit{}
+		deposit.Set(ctx, p.Budget)
 	}
 	var outer *attemptCtx // the live layer this one runs inside, if any
 	if !p.AllowNested {
@@ -147,11 +154,18 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 			start = now()
 		}
 		attempt := &attemptCtx{Context: ctx, n: n, policy: p, retries: maxAttempts > 1, deposit: deposit}
+		var heard uint64
+		if deposit != nil {
+			heard = deposit.Heard()
+		}
 		v, err := fn(attempt)
 		attempt.over.Store(true)
+		// report is whether this layer tells the budget the attempt's
+		// outcome: no layer further in sharing the budget did.
+		report := deposit != nil && deposit.Heard() == heard
 		if err == nil {
-			if p.Budget != nil {
-				p.report(true)
+			if report {
+				p.report(ctx, true)
 			}
 			return v, nil
 		}
@@ -170,7 +184,9 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		if !p.classify(err) {
 			return zero, err
 		}
-		p.report(false)
+		if report {
+			p.report(ctx, false)
+		}
 		if n >= maxAttempts {
 			if n == 1 {
 				return zero, err
@@ -214,7 +230,9 @@ func (p *Policy) gaveUp(last, reason error, attempts int) error {
 	return &gaveUp{last: last, reason: reason, attempts: attempts, nestedOK: p.AllowNested}
 }
 
-func (p *Policy) report(success bool) {
+// report tells a budget that learns from outcomes how an attempt went,
+// and the layers further out than ctx that share it that it heard.
+func (p *Policy) report(ctx context.Context, success bool) {
 	o, ok := p.Budget.(budget.Outcome)
 	if !ok {
 		return
@@ -224,6 +242,7 @@ func (p *Policy) report(success bool) {
 	} else {
 		o.Failure()
 	}
+	layer.Reported(ctx, p.Budget)
 }
 
 // classify reports whether the policy retries err, which an attempt

@@ -141,3 +141,59 @@ func TestRetryAroundHedgeStaysWithinSharedBudget(t *testing.T) {
 		t.Fatalf("%d calls for %d requests; the budget's 10%% should have been used", got, requests)
 	}
 }
+
+// outcomeBudget counts the outcomes a budget hears and grants everything.
+type outcomeBudget struct{ deposits, successes, failures atomic.Int32 }
+
+func (b *outcomeBudget) Deposit()       { b.deposits.Add(1) }
+func (b *outcomeBudget) Withdraw() bool { return true }
+func (b *outcomeBudget) Success()       { b.successes.Add(1) }
+func (b *outcomeBudget) Failure()       { b.failures.Add(1) }
+
+// TestSharedBudgetHearsEachAttemptOnce: layers sharing a budget that
+// learns from outcomes (a TokenBucket) report each attempt that reached
+// the dependency once between them, as they deposit once per request:
+// otherwise it drains and refills as many times faster as there are
+// layers.
+func TestSharedBudgetHearsEachAttemptOnce(t *testing.T) {
+	leaktest.Check(t)
+	for _, tc := range []struct {
+		name  string
+		inner func(b budget.Budget) func(context.Context, func(context.Context) error) error
+	}{
+		{"retry in retry", func(b budget.Budget) func(context.Context, func(context.Context) error) error {
+			p := &retry.Policy{MaxAttempts: 3, Budget: b, Sleep: noSleep}
+			return func(ctx context.Context, fn func(context.Context) error) error { return retry.Do(ctx, p, fn) }
+		}},
+		{"hedge in retry", func(b budget.Budget) func(context.Context, func(context.Context) error) error {
+			p := &hedge.Policy{MaxAttempts: 1, Budget: b}
+			return func(ctx context.Context, fn func(context.Context) error) error {
+				_, err := hedge.Do(ctx, p, hedge.Idempotent(func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) }))
+				return err
+			}
+		}},
+	} {
+		b := &outcomeBudget{}
+		inner := tc.inner(b)
+		outer := &retry.Policy{MaxAttempts: 3, Budget: b, Sleep: noSleep}
+		var calls atomic.Int32
+		for i := range 4 {
+			fail := i%2 == 0 // two calls fail every attempt, two succeed at once
+			_ = retry.Do(context.Background(), outer, func(ctx context.Context) error {
+				return inner(ctx, func(context.Context) error {
+					calls.Add(1)
+					if fail {
+						return errDown
+					}
+					return nil
+				})
+			})
+		}
+		if got := b.deposits.Load(); got != 4 {
+			t.Errorf("%s: %d deposits for 4 requests; want 4", tc.name, got)
+		}
+		if s, f := b.successes.Load(), b.failures.Load(); s != 2 || f != calls.Load()-2 {
+			t.Errorf("%s: the budget heard %d successes and %d failures of %d attempts (2 succeeded); want each attempt once", tc.name, s, f, calls.Load())
+		}
+	}
+}

@@ -30,13 +30,17 @@ var Key any = key{}
 
 type key struct{}
 
-// Deposit records that the logical request deposited in Budget; Parent is
-// the deposit of an enclosing layer, if any, and Under the context the
-// depositing layer ran under.
+// Deposit is a layer's mark for the logical request it serves: the
+// budget it shares (the outermost layer sharing it deposited in it),
+// the mark of an enclosing layer, if any, and the context the layer ran
+// under. It counts the outcomes that layers further in reported to the
+// budget for the layer's current attempt (Heard), so that one attempt is
+// reported once however many layers sharing the budget it crosses.
 type Deposit struct {
 	Budget any
 	Parent *Deposit
 	Under  context.Context
+	heard  atomic.Uint64
 }
 
 // From returns the innermost deposit ctx carries, or nil.
@@ -45,9 +49,23 @@ func From(ctx context.Context) *Deposit {
 	return d
 }
 
-// Deposited reports whether the logical request ctx belongs to has
-// already deposited in b.
+// Deposited reports whether a layer further out than ctx's, in the same
+// logical request, shares b: the outermost of them has deposited.
 func Deposited(ctx context.Context, b any) bool {
+	return sharing(ctx, b, func(*Deposit) bool { return true })
+}
+
+// Reported tells the layers further out than ctx's, in the same logical
+// request, that share b that an outcome of the attempt ctx runs in was
+// reported to b: the layer that runs the operation reports, and they do
+// not report the same attempt again (see Heard).
+func Reported(ctx context.Context, b any) {
+	sharing(ctx, b, func(d *Deposit) bool { d.heard.Add(1); return false })
+}
+
+// sharing calls f with each deposit in b of ctx's logical request, from
+// the innermost, until f returns true, and reports whether it did.
+func sharing(ctx context.Context, b any, f func(*Deposit) bool) bool {
 	if b == nil || !reflect.TypeOf(b).Comparable() {
 		// Comparing two interfaces holding the same uncomparable type
 		// panics, and a budget may be any type.
@@ -57,18 +75,22 @@ func Deposited(ctx context.Context, b any) bool {
 		if OriginOf(d.Under).Detached(ctx) {
 			return false
 		}
-		if d.Budget == b {
+		if d.Budget == b && f(d) {
 			return true
 		}
 	}
 	return false
 }
 
-// Mark returns the deposit to embed in a layer's context after the layer
-// deposited in b under ctx.
-func Mark(ctx context.Context, b any) Deposit {
-	return Deposit{Budget: b, Parent: From(ctx), Under: ctx}
+// Set makes d the mark of a layer sharing b that runs under ctx.
+func (d *Deposit) Set(ctx context.Context, b any) {
+	d.Budget, d.Parent, d.Under = b, From(ctx), ctx
 }
+
+// Heard returns how many outcomes layers further in have reported for
+// the layer's attempts: a layer reads it before and after an attempt,
+// and reports the attempt's outcome itself only if it did not change.
+func (d *Deposit) Heard() uint64 { return d.heard.Load() }
 
 // Origin is what a layer remembers of the context it ran under.
 type Origin struct {

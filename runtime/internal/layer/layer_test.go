@@ -21,6 +21,12 @@ func (m *marked) Value(key any) any {
 	return m.Context.Value(key)
 }
 
+func newMarked(parent context.Context, b any) *marked {
+	m := &marked{Context: parent}
+	m.d.Set(parent, b)
+	return m
+}
+
 type ptrBudget struct{ _ byte } // not zero-sized: distinct values have distinct addresses
 
 // sliceBudget is uncomparable: comparing two interfaces holding it panics.
@@ -30,8 +36,8 @@ func TestDeposited(t *testing.T) {
 	a, b := &ptrBudget{}, &ptrBudget{}
 	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	outer := &marked{Context: parent, d: layer.Mark(parent, a)}
-	inner := &marked{Context: outer, d: layer.Mark(outer, b)}
+	outer := newMarked(parent, a)
+	inner := newMarked(outer, b)
 	if !layer.Deposited(inner, a) || !layer.Deposited(inner, b) || !layer.Deposited(outer, a) || layer.Deposited(outer, b) {
 		t.Fatal("a deposit must be seen from its layer and the layers inside, not from outside")
 	}
@@ -39,7 +45,7 @@ func TestDeposited(t *testing.T) {
 		t.Fatal("no deposit outside the layers, none for a nil budget")
 	}
 	s := sliceBudget{1}
-	withSlice := &marked{Context: parent, d: layer.Mark(parent, s)}
+	withSlice := newMarked(parent, s)
 	if layer.Deposited(withSlice, sliceBudget{1}) {
 		t.Fatal("an uncomparable budget cannot be matched (and must not panic)")
 	}
@@ -49,7 +55,7 @@ func TestDetachedContextsStartOver(t *testing.T) {
 	a := &ptrBudget{}
 	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	m := &marked{Context: parent, d: layer.Mark(parent, a)}
+	m := newMarked(parent, a)
 	shorter, cancelShorter := context.WithTimeout(m, time.Minute)
 	defer cancelShorter()
 	if !layer.Deposited(shorter, a) {
