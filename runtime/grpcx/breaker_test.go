@@ -194,3 +194,34 @@ func TestStreamBreaker(t *testing.T) {
 		t.Error("an open circuit opened a stream, or was retried")
 	}
 }
+
+// TestStatusClassifierDoesNotRetryTheOpenCircuit: a Retryable of the
+// user's that retries Unavailable, in front of UnaryBreaker, does not
+// retry the breaker's refusal (Unavailable too) nor wait out its
+// cooldown.
+func TestStatusClassifierDoesNotRetryTheOpenCircuit(t *testing.T) {
+	clk := clock.NewFake(time.Unix(1e9, 0))
+	group := smallBreakers(clk)
+	a := &answering{}
+	a.code.Store(uint32(codes.Unavailable))
+	rec := new(sleeps)
+	policy := fastPolicy(4, rec)
+	policy.Retryable = func(err error) bool { return status.Code(err) == codes.Unavailable }
+	c := start(t, &service{unary: a.handle}, nil, unary(
+		grpcx.UnaryRetry(grpcx.RetryOptions{Policy: policy}),
+		grpcx.UnaryBreaker(grpcx.BreakerOptions{Breakers: group}),
+	))
+	// 4 failed attempts open the circuit (WindowSize 4).
+	_, _ = c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{})
+	if st := group.Get("passthrough:///bufnet").State(); st != breaker.Open {
+		t.Fatalf("after 4 failures the breaker is %v", st)
+	}
+	before := len(rec.all())
+	_, err := c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{})
+	if status.Code(err) != codes.Unavailable || !errors.Is(err, breaker.ErrOpen) {
+		t.Fatalf("open circuit: %v", err)
+	}
+	if slept := rec.all()[before:]; len(slept) != 0 {
+		t.Fatalf("the refusal was retried after %v (the cooldown is a minute)", slept)
+	}
+}

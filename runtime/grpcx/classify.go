@@ -41,7 +41,7 @@ type classifier struct {
 }
 
 func (c classifier) retryable(err error) bool {
-	if err == nil || circuitOpen(err) {
+	if err == nil || retry.CircuitOpen(err) {
 		return false
 	}
 	pb, pushedBack := errors.AsType[*pushbackError](err)
@@ -106,7 +106,7 @@ func BreakerOutcome(ctx context.Context, err error) breaker.Outcome {
 	if err == nil {
 		return breaker.Success
 	}
-	if circuitOpen(err) {
+	if retry.CircuitOpen(err) {
 		return breaker.Ignore
 	}
 	if breaker.Classify(ctx, err) == breaker.Success {

@@ -32,14 +32,6 @@ func circuitOpenError(err error, method string) error {
 	return &statusError{st: status.Newf(codes.Unavailable, "%s not sent: %v", method, err), cause: err}
 }
 
-// circuitOpen reports whether err is a breaker's rejection, which no
-// retry layer retries (the runtime's retry package checks the same
-// method).
-func circuitOpen(err error) bool {
-	var open interface{ CircuitOpen() bool }
-	return errors.As(err, &open) && open.CircuitOpen()
-}
-
 // PushbackTrailer is the trailer in which a server tells clients how long
 // to wait before retrying, in milliseconds (gRPC's retry design, A6). A
 // negative or malformed value asks the client not to retry at all.

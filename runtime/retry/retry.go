@@ -178,6 +178,9 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 			}
 			return zero, p.gaveUp(err, ctx.Err(), n)
 		}
+		if CircuitOpen(err) {
+			return zero, err // never retried, whatever the classifier
+		}
 		if outer != nil && outer.retriesAbove(err) {
 			return zero, err // a layer further out retries this; one attempt here
 		}
@@ -262,7 +265,7 @@ func transientAttempt(err error) bool {
 	if errors.As(err, &m) {
 		return m.retry
 	}
-	if errors.Is(err, context.DeadlineExceeded) && !circuitOpen(err) {
+	if errors.Is(err, context.DeadlineExceeded) && !CircuitOpen(err) {
 		return true
 	}
 	return Transient(err)
@@ -392,12 +395,12 @@ func Transient(err error) bool {
 	if err == nil {
 		return false
 	}
+	if CircuitOpen(err) {
+		return false
+	}
 	var m *marked
 	if errors.As(err, &m) {
 		return m.retry
-	}
-	if circuitOpen(err) {
-		return false
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
@@ -418,8 +421,14 @@ func Transient(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// circuitOpen reports whether err is a breaker's rejection.
-func circuitOpen(err error) bool {
+// CircuitOpen reports whether err is, or wraps, a circuit breaker's
+// rejection: an error with a CircuitOpen() bool method that returns true
+// (breaker.OpenError has one; so can any breaker's). Do never retries it,
+// whatever the policy's classifier says, and returns it at once: retrying
+// would either be refused again or wait out the cooldown (an OpenError's
+// RetryAfter) instead of failing fast, which is what the breaker is for.
+// Layers further out see the same error and do the same.
+func CircuitOpen(err error) bool {
 	var open interface{ CircuitOpen() bool }
 	return errors.As(err, &open) && open.CircuitOpen()
 }

@@ -197,3 +197,37 @@ func TestSharedBudgetHearsEachAttemptOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomClassifierNeverRetriesAnOpenCircuit: a classifier that
+// retries everything (or marks the rejection retryable) in front of an
+// open breaker neither retries it nor sleeps out the cooldown the
+// rejection's RetryAfter names.
+func TestCustomClassifierNeverRetriesAnOpenCircuit(t *testing.T) {
+	leaktest.Check(t)
+	br := breaker.New(breaker.Settings{MinCalls: 1, WindowSize: 1, Cooldown: time.Hour})
+	_ = br.Do(context.Background(), func(context.Context) error { return errDown })
+	var slept []time.Duration
+	for _, retryable := range []func(error) bool{
+		func(error) bool { return true },
+		func(err error) bool { return errors.Is(err, breaker.ErrOpen) },
+	} {
+		slept = slept[:0]
+		p := &retry.Policy{MaxAttempts: 5, Retryable: retryable, Sleep: func(ctx context.Context, d time.Duration) error {
+			slept = append(slept, d)
+			return ctx.Err()
+		}}
+		attempts := 0
+		err := retry.Do(context.Background(), p, func(ctx context.Context) error {
+			attempts++
+			return br.Do(ctx, func(context.Context) error { return nil })
+		})
+		if !errors.Is(err, breaker.ErrOpen) || attempts != 1 || len(slept) != 0 {
+			t.Fatalf("open circuit behind a classifier that retries it: %d attempts, slept %v, err %v; want 1 attempt, no sleep, the rejection", attempts, slept, err)
+		}
+	}
+	// Marked retryable by hand: still not.
+	rejection := br.Do(context.Background(), func(context.Context) error { return nil })
+	if !errors.Is(rejection, breaker.ErrOpen) || retry.Transient(retry.Retry(rejection)) {
+		t.Fatal("Transient(Retry(ErrOpen)) must be false: an open circuit is never retried")
+	}
+}
