@@ -354,21 +354,29 @@ func (b *Breaker) Name() string { return b.s.Name }
 // cooldown has passed.
 func (b *Breaker) State() State {
 	b.mu.Lock()
-	st := b.state
-	if st == Open && !b.now().Before(b.openUntil) {
-		st = HalfOpen
-	}
+	st := b.stateAt(b.now())
 	b.mu.Unlock()
 	return st
 }
 
-// Metrics returns a snapshot.
+// stateAt is the state a call at now finds: an open circuit whose
+// cooldown has ended admits probes, so it is half-open, though no call
+// has moved it yet. b.mu held.
+func (b *Breaker) stateAt(now time.Time) State {
+	if b.state == Open && !now.Before(b.openUntil) {
+		return HalfOpen
+	}
+	return b.state
+}
+
+// Metrics returns a snapshot. Its State is State's.
 func (b *Breaker) Metrics() Metrics {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	now := b.now()
 	m := b.m
-	m.State = b.state
-	m.Calls, m.FailureRate, m.SlowRate = b.win.rates(b.now())
+	m.State = b.stateAt(now)
+	m.Calls, m.FailureRate, m.SlowRate = b.win.rates(now)
 	return m
 }
 

@@ -73,9 +73,12 @@ func TestHalfOpenProbes(t *testing.T) {
 	b, fake := newBreaker(breaker.Settings{MinCalls: 2, WindowSize: 2, Probes: 3})
 	call(b, errDown)
 	call(b, errDown)
+	if st, m := b.State(), b.Metrics().State; st != breaker.Open || m != breaker.Open {
+		t.Fatalf("State %v, Metrics().State %v while cooling down; want open", st, m)
+	}
 	fake.Advance(5 * time.Second)
-	if b.State() != breaker.HalfOpen {
-		t.Fatalf("state %v after cooldown", b.State())
+	if st, m := b.State(), b.Metrics().State; st != breaker.HalfOpen || m != breaker.HalfOpen {
+		t.Fatalf("State %v, Metrics().State %v after the cooldown, before any call; want half-open for both", st, m)
 	}
 	for i := range 3 {
 		if err := call(b, nil); err != nil {

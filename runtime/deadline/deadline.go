@@ -70,8 +70,9 @@ func Ensure(ctx context.Context, d time.Duration) (context.Context, context.Canc
 // Reserve returns a child context whose deadline is ctx's minus margin,
 // keeping margin for the local work that follows (decoding, writing the
 // response). Without a deadline on ctx it returns a plain child. When the
-// remaining time is not more than margin it returns ErrInsufficient and a
-// context that is already cancelled, so nothing is started by mistake.
+// remaining time is not more than margin it returns a context that is
+// already cancelled, so nothing is started by mistake, and, as Check
+// does, ErrExpired if the deadline has passed, ErrInsufficient otherwise.
 func Reserve(ctx context.Context, margin time.Duration) (context.Context, context.CancelFunc, error) {
 	return wall.Reserve(ctx, margin)
 }

@@ -15,7 +15,9 @@ const Header = "Request-Budget-Ms"
 
 // Transport is an http.RoundTripper that sends the request context's
 // remaining budget, minus Reserve, in Header, and refuses to send a request
-// whose budget is already spent (the server could only waste work on it).
+// whose budget is already spent (the server could only waste work on it),
+// or whose budget after the reserve is under the header's unit, a
+// millisecond: the header would say 0, which Middleware answers with 504.
 // Requests without a deadline are sent unchanged. The zero value uses
 // http.DefaultTransport, no reserve and the wall clock.
 type Transport struct {
@@ -39,7 +41,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return base.RoundTrip(req)
 	}
 	send := left - t.Reserve
-	if send <= 0 {
+	if send < time.Millisecond {
 		if req.Body != nil {
 			req.Body.Close() // RoundTrippers must close the body, even on error
 		}

@@ -67,6 +67,9 @@ func TestTransportRefusesSpentBudget(t *testing.T) {
 		want error
 	}{
 		{50 * time.Millisecond, deadline.ErrInsufficient},
+		// Under a millisecond after the reserve: the header would say 0,
+		// which the server's Middleware answers with 504.
+		{100*time.Millisecond + 999*time.Microsecond, deadline.ErrInsufficient},
 		{-time.Millisecond, deadline.ErrExpired},
 	} {
 		base := &recordingTransport{}

@@ -97,7 +97,9 @@ func (r *race[T]) allowed() bool {
 // tells the layers further out that share it that it did. A copy whose
 // context was cancelled when it failed, by the race (it lost, or the call
 // was over) or by the caller, says nothing about the dependency: its
-// error is most likely that cancellation.
+// error is most likely that cancellation. Nor does a fatal error (an
+// answer on the merits, a 404): as for retry, a failure is one that
+// another copy could have fixed, gRPC's rule for its retry throttling.
 //
 // Copies run at once share the mark: a copy that ran through no layer
 // further in while another copy's layer reported is not reported.
@@ -109,7 +111,7 @@ func (r *race[T]) report(ctx context.Context, err error, heard uint64) {
 	switch {
 	case err == nil:
 		o.Success()
-	case ctx.Err() == nil:
+	case ctx.Err() == nil && !r.p.fatal(err):
 		o.Failure()
 	default:
 		return

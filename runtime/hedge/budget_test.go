@@ -172,3 +172,29 @@ func TestNestedDoDepositsOncePerBudget(t *testing.T) {
 		}
 	})
 }
+
+// TestAnswersOnTheMeritsAreNotFailures: a copy that fails with a fatal
+// error (a 404: the dependency answered) says nothing about its health;
+// a budget that learns from outcomes hears it neither as a failure nor,
+// as retry does, at all.
+func TestAnswersOnTheMeritsAreNotFailures(t *testing.T) {
+	leaktest.Check(t)
+	tb := &budget.TokenBucket{}
+	p := &hedge.Policy{Delay: time.Hour, Budget: tb, Clock: newFake()}
+	notFound := hedge.Idempotent(func(context.Context) (int, error) { return 0, &retry.StatusError{Code: 404} })
+	for range 10 {
+		if _, err := hedge.Do(context.Background(), p, notFound); err == nil {
+			t.Fatal("a 404 succeeded")
+		}
+	}
+	if got := tb.Tokens(); got != 10 {
+		t.Fatalf("10 answers of 404 left %v tokens; want 10 (none taken)", got)
+	}
+	rp := &retry.Policy{Budget: &budget.TokenBucket{}, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+	for range 10 {
+		_ = retry.Do(context.Background(), rp, func(context.Context) error { return &retry.StatusError{Code: 404} })
+	}
+	if got := rp.Budget.(*budget.TokenBucket).Tokens(); got != 10 {
+		t.Fatalf("retry: 10 answers of 404 left %v tokens; want 10, as for the hedge", got)
+	}
+}

@@ -81,8 +81,9 @@ type Policy struct {
 	// (another hedge, a retry) has deposited in the same budget for this
 	// request does not deposit again. A budget that learns from outcomes
 	// (budget.Outcome, as budget.TokenBucket) hears of every copy that
-	// ran: Success when it succeeded, Failure when it failed while neither
-	// the race nor the caller had cancelled it; once, from the innermost
+	// ran: Success when it succeeded, Failure when it failed with an
+	// error that is not Fatal while neither the race nor the caller had
+	// cancelled it (what retry reports too); once, from the innermost
 	// layer sharing the budget that the copy went through (a retry inside
 	// the copy reports its attempts, and the hedge does not report them
 	// again).
@@ -97,7 +98,9 @@ type Policy struct {
 	// attempt returns, even after another copy has won.
 	Limiter Limiter
 	// Fatal reports errors that stop the race at once (every copy would
-	// fail the same way). nil means errors that are not retry.Transient.
+	// fail the same way). nil means errors that are not retry.Transient,
+	// except context.DeadlineExceeded, a copy's own timeout while the
+	// caller's context is alive (as retry's default classifier).
 	Fatal func(error) bool
 	// Clock times the calls (for the adaptive delay), the delay before
 	// each extra copy and the default budget's window. nil means the wall
@@ -237,6 +240,12 @@ func (p *Policy) setup() {
 func (p *Policy) fatal(err error) bool {
 	if p.Fatal != nil {
 		return p.Fatal(err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) && !retry.CircuitOpen(err) {
+		// A copy's own timeout (a per-attempt context.WithTimeout in the
+		// operation): another copy may well answer in time. The caller's
+		// deadline ends the race where the race checks the caller.
+		return false
 	}
 	return !retry.Transient(err)
 }

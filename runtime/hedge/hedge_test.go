@@ -296,3 +296,24 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// TestCopysOwnTimeoutIsNotFatal: a copy that runs out of a per-attempt
+// timeout of its own (context.WithTimeout inside the operation) while the
+// caller's context is alive does not end the race: the next copy goes.
+func TestCopysOwnTimeoutIsNotFatal(t *testing.T) {
+	leaktest.Check(t)
+	p := &hedge.Policy{Delay: time.Hour, Clock: newFake()}
+	var attempts atomic.Int64
+	v, err := hedge.Do(context.Background(), p, hedge.Idempotent(func(ctx context.Context) (string, error) {
+		if attempts.Add(1) == 1 {
+			attemptCtx, cancel := context.WithTimeout(ctx, time.Nanosecond)
+			defer cancel()
+			<-attemptCtx.Done()
+			return "", attemptCtx.Err()
+		}
+		return "second", nil
+	}))
+	if err != nil || v != "second" || attempts.Load() != 2 {
+		t.Fatalf("got %q, %v after %d copies; want the second copy's answer", v, err, attempts.Load())
+	}
+}
