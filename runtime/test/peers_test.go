@@ -204,7 +204,10 @@ func TestResilience4j903HungProbesReopen(t *testing.T) {
 		defer close(returned)
 		b.Do(context.Background(), func(context.Context) error { <-hung; return nil })
 	}()
-	for b.Metrics().State != breaker.HalfOpen { // wait for the probe to be admitted
+	// Wait for the probe to be admitted: its admission moves the open
+	// circuit to half-open, the second transition (State says half-open
+	// from the end of the cooldown on).
+	for b.Metrics().Transitions < 2 {
 		time.Sleep(time.Millisecond)
 	}
 	if err := outcome(b, context.Background(), nil); !errors.Is(err, breaker.ErrOpen) {
