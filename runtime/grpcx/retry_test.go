@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/grpcx"
+	"github.com/resilvet/resilvet/runtime/hedge"
 	"github.com/resilvet/resilvet/runtime/retry"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -245,5 +246,31 @@ func TestNestedLayersDoNotMultiply(t *testing.T) {
 	}
 	if n := len(sc.calls()); n != 3 {
 		t.Errorf("two layers of 3 attempts sent %d calls, want 3", n)
+	}
+}
+
+// TestHedgedCopyWithPushbackLeavesTheWaitToRetry: in the documented chain
+// (retry → hedge), a copy that fails with the server's pushback ends the
+// race: no second copy goes out at once; the retry layer waits the
+// pushback and tries again.
+func TestHedgedCopyWithPushbackLeavesTheWaitToRetry(t *testing.T) {
+	rec := new(sleeps)
+	sc := &script{
+		errs:     []error{status.Error(codes.ResourceExhausted, "slow down")},
+		trailers: []metadata.MD{metadata.Pairs(grpcx.PushbackTrailer, "250")},
+	}
+	hp := &hedge.Policy{Delay: time.Hour}
+	c := scripted(t, sc, unary(
+		grpcx.UnaryRetry(grpcx.RetryOptions{Policy: fastPolicy(3, rec)}),
+		grpcx.Hedge(hp, grpcx.IdempotentMethods(unaryCall)),
+	))
+	if _, err := c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.all(); !slices.Equal(got, []time.Duration{250 * time.Millisecond}) {
+		t.Errorf("waited %v before the next attempt; want the pushback of 250 ms", got)
+	}
+	if m := hp.Metrics(); m.Hedges != 0 || len(sc.calls()) != 2 {
+		t.Errorf("%d extra copies, %d calls; want none extra: the pushback ends the race", m.Hedges, len(sc.calls()))
 	}
 }

@@ -98,7 +98,9 @@ type Policy struct {
 	// attempt returns, even after another copy has won.
 	Limiter Limiter
 	// Fatal reports errors that stop the race at once (every copy would
-	// fail the same way). nil means errors that are not retry.Transient,
+	// fail the same way). A failure that asks the caller to wait (see
+	// retry.RetryAfter: a server's pushback or Retry-After) stops it too,
+	// whatever Fatal says, and is returned for the retry layer to wait. nil means errors that are not retry.Transient,
 	// except context.DeadlineExceeded, a copy's own timeout while the
 	// caller's context is alive (as retry's default classifier).
 	Fatal func(error) bool
@@ -235,6 +237,18 @@ func (p *Policy) setup() {
 	p.clock = clock.TimerClockOr(p.Clock)
 	p.sched.init(p.clock)
 	p.own.sched = &p.sched
+}
+
+// ends reports whether a copy's failure ends the race: a fatal error, or
+// one that asks the caller to wait (a pushback, a Retry-After): sending
+// another copy at once is what the server asked not to do, and the wait
+// is the retry layer's.
+func (p *Policy) ends(err error) bool {
+	if p.fatal(err) {
+		return true
+	}
+	_, wait := retry.RetryAfter(err)
+	return wait
 }
 
 func (p *Policy) fatal(err error) bool {

@@ -114,14 +114,14 @@ func (r *race[T]) launch() {
 			return
 		}
 		r.results <- res
-		// A success or a fatal error ends the race: stop the others (the
+		// A success, a fatal error or a pushback ends the race: stop the others (the
 		// first copy among them) now rather than when Do reads this.
 		switch {
 		case r.decided():
 		case res.err == nil:
 			r.winner = n
 			r.cancelExcept(n)
-		case r.p.fatal(res.err):
+		case r.p.ends(res.err):
 			r.stopped = true
 			r.cancelExcept(-1)
 		}
@@ -161,7 +161,7 @@ func (r *race[T]) settle(first result[T]) result[T] {
 		if err := r.parent().Err(); err != nil {
 			return result[T]{err: err, attempt: -1}
 		}
-		if r.p.fatal(first.err) {
+		if r.p.ends(first.err) {
 			return first
 		}
 	}
@@ -192,7 +192,7 @@ func (r *race[T]) settle(first result[T]) result[T] {
 			if err := r.parent().Err(); err != nil {
 				return result[T]{err: err, attempt: -1}
 			}
-			if stopped && r.p.fatal(res.err) {
+			if stopped && r.p.ends(res.err) {
 				return res
 			}
 		case <-r.parent().Done():

@@ -197,7 +197,7 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 			return zero, p.gaveUp(err, ErrAttemptsExhausted, n)
 		}
 		delay := p.backoff(n)
-		if ra, ok := retryAfter(err); ok && ra > delay {
+		if ra, ok := RetryAfter(err); ok && ra > delay {
 			delay = ra
 		}
 		// Never sleep past the deadline, and do not start an attempt that
@@ -433,8 +433,13 @@ func CircuitOpen(err error) bool {
 	return errors.As(err, &open) && open.CircuitOpen()
 }
 
-// retryAfter returns an error's pushback (a RetryAfter() method).
-func retryAfter(err error) (time.Duration, bool) {
+// RetryAfter returns how long err asks its caller to wait before trying
+// again (a server's pushback or Retry-After: a RetryAfter() method, as
+// StatusError, the gRPC adapter's errors and breaker.OpenError have), and
+// whether it asks at all. Do waits at least that long before the next
+// attempt; a hedge stops its race on such a failure and leaves the wait
+// to the retry layer around it.
+func RetryAfter(err error) (time.Duration, bool) {
 	var ra interface{ RetryAfter() time.Duration }
 	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
 		return ra.RetryAfter(), true

@@ -231,3 +231,28 @@ func TestCustomClassifierNeverRetriesAnOpenCircuit(t *testing.T) {
 		t.Fatal("Transient(Retry(ErrOpen)) must be false: an open circuit is never retried")
 	}
 }
+
+// TestHedgeLeavesRetryAfterToTheRetryLayer: retry → hedge, a copy that
+// fails with a Retry-After ends the race; the retry layer waits it.
+func TestHedgeLeavesRetryAfterToTheRetryLayer(t *testing.T) {
+	leaktest.Check(t)
+	var slept []time.Duration
+	rp := &retry.Policy{MaxAttempts: 3, Rand: func() float64 { return 0 }, Sleep: func(ctx context.Context, d time.Duration) error {
+		slept = append(slept, d)
+		return ctx.Err()
+	}}
+	hp := &hedge.Policy{Delay: time.Hour}
+	var calls atomic.Int32
+	err := retry.Do(context.Background(), rp, func(ctx context.Context) error {
+		_, err := hedge.Do(ctx, hp, hedge.Idempotent(func(context.Context) (int, error) {
+			if calls.Add(1) == 1 {
+				return 0, &retry.StatusError{Code: 503, After: 250 * time.Millisecond}
+			}
+			return 1, nil
+		}))
+		return err
+	})
+	if err != nil || calls.Load() != 2 || len(slept) != 1 || slept[0] != 250*time.Millisecond || hp.Metrics().Hedges != 0 {
+		t.Fatalf("err %v, %d calls, slept %v, %d extra copies; want success on the retry after waiting 250 ms, no extra copy", err, calls.Load(), slept, hp.Metrics().Hedges)
+	}
+}
