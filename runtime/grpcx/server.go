@@ -34,6 +34,12 @@ type ServerOptions struct {
 	// trust what authenticates the caller (peer.FromContext's address or
 	// its TLS AuthInfo, credentials.RequestInfoFromContext).
 	Trusted func(ctx context.Context) bool
+	// CallerRetries is what trusted callers retry: the handler's retry
+	// layers leave those failures to the caller. nil means Retryable,
+	// what UnaryRetry and StreamRetry retry by default; set it when the
+	// callers' RetryOptions add codes or their Policy has a Retryable of
+	// its own.
+	CallerRetries func(error) bool
 }
 
 // TrustAll is a ServerOptions.Trusted that trusts every caller.
@@ -71,8 +77,9 @@ func (o *ServerOptions) admit(ctx context.Context, method string) (context.Conte
 	}, nil
 }
 
-// markCaller marks ctx with the caller's attempt (retry.WithCaller) when
-// the request carries AttemptMetadata from a trusted caller.
+// markCaller marks ctx with the caller's attempt, and what it retries
+// (retry.WithCallerRetrying), when the request carries AttemptMetadata
+// from a trusted caller.
 func (o *ServerOptions) markCaller(ctx context.Context) (context.Context, func()) {
 	v := metadata.ValueFromIncomingContext(ctx, AttemptMetadata)
 	if len(v) == 0 || o.Trusted == nil || !o.Trusted(ctx) {
@@ -82,7 +89,11 @@ func (o *ServerOptions) markCaller(ctx context.Context) (context.Context, func()
 	if err != nil || n < 1 {
 		return ctx, func() {}
 	}
-	return retry.WithCaller(ctx, n)
+	retries := o.CallerRetries
+	if retries == nil {
+		retries = Retryable
+	}
+	return retry.WithCallerRetrying(ctx, n, retries)
 }
 
 // UnaryServer returns a server interceptor, the gRPC twin of

@@ -242,3 +242,36 @@ func TestStreamServerMarksTrustedCallers(t *testing.T) {
 		t.Errorf("the handler's stream context said attempts %v, want 1, 2", saw)
 	}
 }
+
+// TestTrustedCallerRetriesStatusCodes: a handler whose retry layer
+// classifies with Retryable, under a trusted caller retrying 3 times,
+// leaves the backend's Unavailable to the caller: 3 backend calls, not 9.
+// The caller is known to retry status codes, which retry.Transient does
+// not know.
+func TestTrustedCallerRetriesStatusCodes(t *testing.T) {
+	var depCalls atomic.Int32
+	handler := func(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
+		p := &retry.Policy{MaxAttempts: 3, Retryable: grpcx.Retryable, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+		return nil, retry.Do(ctx, p, func(context.Context) error {
+			depCalls.Add(1)
+			return status.Error(codes.Unavailable, "backend down")
+		})
+	}
+	cl := start(t, &service{unary: handler}, serverChain(grpcx.ServerOptions{Trusted: grpcx.TrustAll}),
+		unary(grpcx.UnaryRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)})))
+	if _, err := cl.UnaryCall(context.Background(), &testgrpc.SimpleRequest{}); status.Code(err) != codes.Unavailable {
+		t.Fatalf("got %v", err)
+	}
+	if n := depCalls.Load(); n != 3 {
+		t.Fatalf("the backend got %d calls; want 3 (the caller's attempts, one each)", n)
+	}
+	// A caller declared to retry nothing the handler sees leaves the
+	// handler's layer its own attempts.
+	depCalls.Store(0)
+	cl = start(t, &service{unary: handler}, serverChain(grpcx.ServerOptions{Trusted: grpcx.TrustAll, CallerRetries: func(error) bool { return false }}),
+		unary(grpcx.UnaryRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)})))
+	_, _ = cl.UnaryCall(context.Background(), &testgrpc.SimpleRequest{})
+	if n := depCalls.Load(); n != 9 {
+		t.Fatalf("with CallerRetries retrying nothing, the backend got %d calls; want 9", n)
+	}
+}

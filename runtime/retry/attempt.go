@@ -28,10 +28,11 @@ type attemptKey struct{}
 type attemptCtx struct {
 	context.Context
 	n       int
-	policy  *Policy        // nil for a caller's attempt that arrived over HTTP
-	retries bool           // the layer may retry (MaxAttempts > 1)
-	over    atomic.Bool    // the attempt has returned
-	deposit *layer.Deposit // when this layer deposited in its budget
+	policy  *Policy          // nil for a caller's attempt that arrived over a protocol
+	caller  func(error) bool // what that caller retries; nil: Transient
+	retries bool             // the layer may retry (MaxAttempts > 1)
+	over    atomic.Bool      // the attempt has returned
+	deposit *layer.Deposit   // when this layer deposited in its budget
 	cancel  layer.Cancel
 }
 
@@ -79,10 +80,20 @@ func Retrying(ctx context.Context) (int, bool) {
 // message's attribute) call it for callers they trust. The mark ends when
 // done is called: work the request leaves running is its own.
 func WithCaller(ctx context.Context, n int) (marked context.Context, done func()) {
+	return WithCallerRetrying(ctx, n, nil)
+}
+
+// WithCallerRetrying is WithCaller for a caller known to retry what
+// retries retries (nil: Transient). A protocol adapter knows what its
+// clients retry: a gRPC client retries status codes (Unavailable), which
+// Transient does not know, so a handler's layer classifying a backend's
+// Unavailable as retryable would otherwise retry it under a caller that
+// retries it too, multiplying across the hop.
+func WithCallerRetrying(ctx context.Context, n int, retries func(error) bool) (marked context.Context, done func()) {
 	if n < 1 {
 		return ctx, func() {}
 	}
-	a := &attemptCtx{Context: ctx, n: n, retries: true}
+	a := &attemptCtx{Context: ctx, n: n, retries: true, caller: retries}
 	return a, func() { a.over.Store(true) }
 }
 
@@ -110,14 +121,25 @@ func enclosing(ctx context.Context) *attemptCtx {
 
 // retriesAbove reports whether a's layer, or one enclosing it, would
 // retry err: the rule that keeps nested layers from multiplying. A caller
-// across HTTP is taken to retry what Transient retries.
+// across a protocol is taken to retry what its adapter said it retries,
+// or what Transient retries.
 func (a *attemptCtx) retriesAbove(err error) bool {
 	for ; a != nil; a = enclosing(a.Context) {
-		if a.policy == nil && Transient(err) || a.policy != nil && a.policy.classify(err) {
+		if a.callerRetries(err) {
 			return true
 		}
 	}
 	return false
+}
+
+func (a *attemptCtx) callerRetries(err error) bool {
+	switch {
+	case a.policy != nil:
+		return a.policy.classify(err)
+	case a.caller != nil:
+		return a.caller(err)
+	}
+	return Transient(err)
 }
 
 // Transport is an http.RoundTripper that sends AttemptHeader on requests
