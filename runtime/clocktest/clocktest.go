@@ -8,8 +8,10 @@
 // retry.Policy.Clock (time left before the deadline; give Sleep too, so
 // that backoffs advance the clock instead of waiting), hedge.Policy.Clock
 // (latencies, the default budget's window and the delay before each extra
-// copy, whose timers fire inside Advance), budget.Ratio.Clock and the
-// deadline package's Budget, Transport and Middleware options.
+// copy, whose timers fire inside Advance), budget.Ratio.Clock, the
+// deadline package's Budget, Transport and Middleware options, and the gRPC
+// adapter's (grpcx.Clock: the per-attempt and stream setup timeouts, whose
+// timers fire inside Advance, DeadlineOptions and ServerOptions).
 //
 //	clk := clocktest.New(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 //	br := breaker.New(breaker.Settings{Cooldown: 5 * time.Second, CooldownJitter: -1, Clock: clk})

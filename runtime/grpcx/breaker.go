@@ -103,9 +103,11 @@ func UnaryBreaker(o BreakerOptions) grpc.UnaryClientInterceptor {
 }
 
 // StreamBreaker is UnaryBreaker for streams. A stream's outcome is known
-// at its first response (a success: the server answers) or when it ends
-// before one, so a long-lived stream does not hold a half-open circuit's
-// probe for its lifetime.
+// at its first response (a success: the server answers; its header,
+// watched by the interceptor, counts, so a watch stream waiting for its
+// first event is a success at once) or when it ends before one, so a
+// long-lived stream does not hold a half-open circuit's probe for its
+// lifetime.
 func StreamBreaker(o BreakerOptions) grpc.StreamClientInterceptor {
 	b := newBreakers(o)
 	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
@@ -118,7 +120,9 @@ func StreamBreaker(o BreakerOptions) grpc.StreamClientInterceptor {
 			done.Record(b.classify(ctx, err))
 			return nil, err
 		}
-		return &breakerStream{ClientStream: cs, ctx: ctx, done: done, classify: b.classify}, nil
+		s := &breakerStream{ClientStream: cs, ctx: ctx, done: done, classify: b.classify}
+		watchHeader(cs, func() { s.record(nil) })
+		return s, nil
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/breaker"
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"github.com/resilvet/resilvet/runtime/grpcx"
-	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"google.golang.org/grpc/codes"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/status"
@@ -17,7 +17,7 @@ import (
 
 // smallBreakers is a group whose breakers judge after 4 calls, open at
 // half of them failing and cool down for a minute of the fake clock clk.
-func smallBreakers(clk *clock.Fake) *breaker.Group {
+func smallBreakers(clk *clocktest.Clock) *breaker.Group {
 	return breaker.NewGroup(0, func(string) breaker.Settings {
 		return breaker.Settings{WindowSize: 4, MinCalls: 4, Cooldown: time.Minute, CooldownJitter: -1, Probes: 1, Clock: clk}
 	})
@@ -42,7 +42,7 @@ func (a *answering) handle(context.Context, *testgrpc.SimpleRequest) (*testgrpc.
 // the circuit; the refusal is Unavailable, breaker.ErrOpen, not sent, and
 // not retried; after the cooldown a probe's success closes it.
 func TestBreakerOpensOnUnavailableAndRetryDoesNotRetryIt(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1e9, 0))
+	clk := clocktest.New(time.Unix(1e9, 0))
 	group := smallBreakers(clk)
 	a := &answering{}
 	a.code.Store(uint32(codes.Unavailable))
@@ -88,7 +88,7 @@ func TestBreakerOpensOnUnavailableAndRetryDoesNotRetryIt(t *testing.T) {
 // TestBreakerCountsAnswersAsSuccesses: NotFound and the other answers on
 // the merits never open the circuit.
 func TestBreakerCountsAnswersAsSuccesses(t *testing.T) {
-	group := smallBreakers(clock.NewFake(time.Unix(1e9, 0)))
+	group := smallBreakers(clocktest.New(time.Unix(1e9, 0)))
 	a := &answering{}
 	c := start(t, &service{unary: a.handle}, nil, unary(grpcx.UnaryBreaker(grpcx.BreakerOptions{Breakers: group})))
 	for _, code := range []codes.Code{codes.NotFound, codes.InvalidArgument, codes.PermissionDenied, codes.FailedPrecondition, codes.AlreadyExists, codes.NotFound, codes.NotFound, codes.NotFound} {
@@ -108,14 +108,18 @@ func TestBreakerCountsAnswersAsSuccesses(t *testing.T) {
 // own deadline says nothing of the dependency; an attempt's timeout
 // does.
 func TestBreakerIgnoresTheCallersDeadlineButNotTheAttempts(t *testing.T) {
-	group := smallBreakers(clock.NewFake(time.Unix(1e9, 0)))
+	group := smallBreakers(clocktest.New(time.Unix(1e9, 0)))
 	slow := func(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
 		<-ctx.Done()
 		return nil, status.FromContextError(ctx.Err()).Err()
 	}
+	// The attempt timeout runs on a fake clock an hour ahead of the wall
+	// clock: the caller's deadline (wall clock) comes first, and the
+	// attempt's only when the test advances the fake clock.
+	clk := clocktest.New(time.Now().Add(time.Hour))
 	c := start(t, &service{unary: slow}, nil, unary(
 		grpcx.UnaryBreaker(grpcx.BreakerOptions{Breakers: group, Key: grpcx.ByMethod}),
-		grpcx.UnaryAttemptTimeout(50*time.Millisecond),
+		grpcx.UnaryAttemptTimeout(50*time.Millisecond, clk),
 	))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	c.UnaryCall(ctx, &testgrpc.SimpleRequest{})
@@ -124,6 +128,10 @@ func TestBreakerIgnoresTheCallersDeadlineButNotTheAttempts(t *testing.T) {
 	if m.Calls != 0 {
 		t.Errorf("the caller's deadline was counted: %+v", m)
 	}
+	go func() {
+		waitFor(func() bool { return clk.PendingTimers() == 1 })
+		clk.Advance(50 * time.Millisecond)
+	}()
 	c.UnaryCall(context.Background(), &testgrpc.SimpleRequest{})
 	m = group.Get("passthrough:///bufnet" + unaryCall).Metrics()
 	if m.Calls != 1 || m.FailureRate != 1 {
@@ -134,7 +142,7 @@ func TestBreakerIgnoresTheCallersDeadlineButNotTheAttempts(t *testing.T) {
 // TestBreakerPerMethod: with ByMethod, a failing method's circuit opens
 // and the others' stay closed.
 func TestBreakerPerMethod(t *testing.T) {
-	group := smallBreakers(clock.NewFake(time.Unix(1e9, 0)))
+	group := smallBreakers(clocktest.New(time.Unix(1e9, 0)))
 	a := &answering{}
 	a.code.Store(uint32(codes.Internal))
 	var empties atomic.Int32
@@ -158,7 +166,7 @@ func TestBreakerPerMethod(t *testing.T) {
 // end; failing streams open the circuit and a refused stream is not
 // opened, nor retried.
 func TestStreamBreaker(t *testing.T) {
-	group := smallBreakers(clock.NewFake(time.Unix(1e9, 0)))
+	group := smallBreakers(clocktest.New(time.Unix(1e9, 0)))
 	var opened atomic.Int32
 	var fail atomic.Bool
 	svc := &service{output: func(_ *testgrpc.StreamingOutputCallRequest, s outputStream) error {
@@ -200,7 +208,7 @@ func TestStreamBreaker(t *testing.T) {
 // retry the breaker's refusal (Unavailable too) nor wait out its
 // cooldown.
 func TestStatusClassifierDoesNotRetryTheOpenCircuit(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1e9, 0))
+	clk := clocktest.New(time.Unix(1e9, 0))
 	group := smallBreakers(clk)
 	a := &answering{}
 	a.code.Store(uint32(codes.Unavailable))

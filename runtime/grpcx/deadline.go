@@ -32,6 +32,9 @@ type DeadlineOptions struct {
 	// when nothing is left). 0 reserves nothing, but still refuses a
 	// call whose deadline has passed.
 	Reserve time.Duration
+	// Clock is the clock of the timeouts and of the time left (see
+	// Clock); nil means the wall clock.
+	Clock Clock
 }
 
 // defaultTimeout bounds unary calls when DeadlineOptions.Default is 0.
@@ -58,14 +61,16 @@ func (o *DeadlineOptions) timeout(method string, stream bool) time.Duration {
 // shorter than the timeouts here, which are for calls that came without
 // one). cancel is nil when ctx is returned unchanged.
 func (o *DeadlineOptions) bound(ctx context.Context, method string, stream bool) (context.Context, context.CancelFunc, error) {
-	if left, ok := deadline.Remaining(ctx); ok {
+	clk := clockOr(o.Clock)
+	budget := deadline.Budget{Clock: clk}
+	if left, ok := budget.Remaining(ctx); ok {
 		if o.Reserve <= 0 {
 			if left <= 0 {
 				return nil, nil, notSentError(deadline.ErrExpired, method, 0, 0)
 			}
 			return ctx, nil, nil
 		}
-		c, cancel, err := deadline.Reserve(ctx, o.Reserve)
+		c, cancel, err := budget.Reserve(ctx, o.Reserve)
 		if err != nil {
 			cancel()
 			return nil, nil, notSentError(err, method, left, o.Reserve)
@@ -73,7 +78,7 @@ func (o *DeadlineOptions) bound(ctx context.Context, method string, stream bool)
 		return c, cancel, nil
 	}
 	if d := o.timeout(method, stream); d > 0 {
-		c, cancel := deadline.Ensure(ctx, d)
+		c, cancel := withTimeout(ctx, clk, d)
 		return c, cancel, nil
 	}
 	return ctx, nil, nil

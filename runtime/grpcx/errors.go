@@ -100,7 +100,7 @@ func (e *attemptTimeoutError) GRPCStatus() *status.Status {
 // ownTimeout converts the error of a call made under ctx, a context with a
 // timeout of limit derived from parent, into an attemptTimeoutError when
 // the timeout, not the parent, ended the call.
-func ownTimeout(parent, ctx context.Context, err error, what string, limit time.Duration) error {
+func ownTimeout(clk Clock, parent, ctx context.Context, err error, what string, limit time.Duration) error {
 	if err == nil || parent.Err() != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func ownTimeout(parent, ctx context.Context, err error, what string, limit time.
 	// The server's copy of the deadline (grpc-timeout, rounded down to
 	// its unit) can end the call a moment before ctx's own timer fires:
 	// the deadline is still the attempt's if it has (nearly) passed.
-	if d, ok := ctx.Deadline(); ok && ctx.Err() == nil && time.Until(d) <= time.Millisecond+limit/100 {
+	if d, ok := ctx.Deadline(); ok && ctx.Err() == nil && d.Sub(clk.Now()) <= time.Millisecond+limit/100 {
 		if pd, ok := parent.Deadline(); !ok || d.Before(pd) {
 			return &attemptTimeoutError{err: err, what: what, limit: limit}
 		}

