@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/resilvet/resilvet/runtime/internal/slots"
 )
 
 // window keeps the recent outcomes of one closed period; the next one
@@ -134,71 +136,45 @@ func (w *countWindow) check() error {
 	return nil
 }
 
-const timeBuckets = 10
-
-// timeWindow counts outcomes in ten buckets spanning its duration.
+// timeWindow counts outcomes in the runtime's sliding window, ten slots
+// spanning its duration.
 type timeWindow struct {
-	base    time.Time // when the window began: epochs count from it
-	width   time.Duration
-	buckets [timeBuckets]struct {
-		epoch                int64
-		calls, failed, slowN int
-	}
+	base   time.Time // when the window began: epochs count from it
+	width  time.Duration
+	counts slots.Ring[outcomes]
 }
+
+type outcomes struct{ calls, failed, slowN int }
 
 func newTimeWindow(d time.Duration, now time.Time) *timeWindow {
-	w := &timeWindow{base: now, width: d / timeBuckets}
-	if w.width <= 0 {
-		w.width = 1
-	}
-	return w
+	return &timeWindow{base: now, width: d / slots.N}
 }
 
-// epoch numbers now's bucket-wide slice of time. It counts from the
-// window's start, not from 1970 with UnixNano, which is negative before
-// 1970 (a zero fake clock reads year 1) and would index a bucket below
-// zero, and which follows the wall clock where Sub uses the monotonic
-// one. It rounds down, so a clock set back before the start still counts
-// in whole buckets. A bucket never used holds epoch 0 and no calls,
-// counted or not.
-func (w *timeWindow) epoch(now time.Time) int64 {
-	d := now.Sub(w.base)
-	e := int64(d / w.width)
-	if d < 0 && d%w.width != 0 {
-		e--
-	}
-	return e
-}
-
-// bucket is the bucket of epoch e.
-func (w *timeWindow) bucket(e int64) int { return int((e%timeBuckets + timeBuckets) % timeBuckets) }
+// epoch numbers now's slot. It counts from the window's start, not from
+// 1970 with UnixNano, which is negative before 1970 (a zero fake clock
+// reads year 1), and which follows the wall clock where Sub uses the
+// monotonic one; a clock set back before the start still counts in whole
+// slots (slots.Epoch).
+func (w *timeWindow) epoch(now time.Time) int64 { return slots.Epoch(now.Sub(w.base), w.width) }
 
 func (w *timeWindow) add(now time.Time, failed, slow bool) {
-	e := w.epoch(now)
-	b := &w.buckets[w.bucket(e)]
-	if b.epoch != e {
-		b.epoch, b.calls, b.failed, b.slowN = e, 0, 0, 0
-	}
-	b.calls++
+	o := w.counts.At(w.epoch(now))
+	o.calls++
 	if failed {
-		b.failed++
+		o.failed++
 	}
 	if slow {
-		b.slowN++
+		o.slowN++
 	}
 }
 
 func (w *timeWindow) rates(now time.Time) (int, float64, float64) {
-	e := w.epoch(now)
 	calls, failed, slowN := 0, 0, 0
-	for i := range w.buckets {
-		b := &w.buckets[i]
-		if b.epoch > e-timeBuckets && b.epoch <= e {
-			calls += b.calls
-			failed += b.failed
-			slowN += b.slowN
-		}
-	}
+	w.counts.Sum(w.epoch(now), func(o *outcomes) {
+		calls += o.calls
+		failed += o.failed
+		slowN += o.slowN
+	})
 	if calls == 0 {
 		return 0, 0, 0
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/internal/clock"
+	"github.com/resilvet/resilvet/runtime/internal/slots"
 )
 
 // Budget is what retry and hedge layers draw on. Implementations are safe
@@ -44,8 +45,6 @@ type Outcome interface {
 	Failure()
 }
 
-const slots = 10
-
 // Ratio is a sliding-window retry budget. The zero value is ready to use
 // with the defaults documented on each field.
 type Ratio struct {
@@ -64,19 +63,16 @@ type Ratio struct {
 	mu      sync.Mutex
 	origin  time.Time // the first reading; slots count from it
 	started bool      // origin is set (a fake clock may read the zero time)
-	buckets [slots]bucket
+	counts  slots.Ring[counts]
 }
 
-type bucket struct {
-	epoch       int64 // slot number since origin, from 1; 0 = never used
-	deposits    int64
-	withdrawals int64
-}
+type counts struct{ deposits, withdrawals int64 }
 
 // Deposit records one real request.
 func (r *Ratio) Deposit() {
 	r.mu.Lock()
-	r.slot().deposits++
+	_, cur := r.slot()
+	cur.deposits++
 	r.mu.Unlock()
 }
 
@@ -85,8 +81,8 @@ func (r *Ratio) Deposit() {
 func (r *Ratio) Withdraw() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cur := r.slot()
-	deposits, withdrawals := r.totals(cur.epoch)
+	epoch, cur := r.slot()
+	deposits, withdrawals := r.totals(epoch)
 	if float64(withdrawals+1) > r.allowance(deposits) {
 		return false
 	}
@@ -98,7 +94,8 @@ func (r *Ratio) Withdraw() bool {
 func (r *Ratio) Available() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	deposits, withdrawals := r.totals(r.slot().epoch)
+	epoch, _ := r.slot()
+	deposits, withdrawals := r.totals(epoch)
 	return max(0, int(math.Floor(r.allowance(deposits)))-int(withdrawals))
 }
 
@@ -125,37 +122,25 @@ func (r *Ratio) window() time.Duration {
 	return r.Window
 }
 
-// slot returns the bucket for the current time, reset if it held an
-// older slot. Slots count the time elapsed since the first reading, which
-// for the wall clock is monotonic: a clock step neither resets the window
-// (granting a fresh allowance) nor freezes it. r.mu held.
-func (r *Ratio) slot() *bucket {
-	width := r.window() / slots
-	if width <= 0 {
-		width = 1
-	}
+// slot returns the epoch of the current time and its counts. Slots count
+// the time elapsed since the first reading, which for the wall clock is
+// monotonic: a clock step neither resets the window (granting a fresh
+// allowance) nor freezes it. r.mu held.
+func (r *Ratio) slot() (int64, *counts) {
 	c := clock.Or(r.Clock)
 	if !r.started {
 		r.origin, r.started = c.Now(), true
 	}
-	elapsed := max(0, clock.Since(c, r.origin))
-	epoch := int64(elapsed/width) + 1
-	b := &r.buckets[epoch%slots]
-	if b.epoch != epoch {
-		*b = bucket{epoch: epoch}
-	}
-	return b
+	epoch := slots.Epoch(max(0, clock.Since(c, r.origin)), r.window()/slots.N)
+	return epoch, r.counts.At(epoch)
 }
 
-// totals sums the buckets of the window ending in slot epoch.
+// totals sums the counts of the window ending in slot epoch.
 func (r *Ratio) totals(epoch int64) (deposits, withdrawals int64) {
-	for i := range r.buckets {
-		b := &r.buckets[i]
-		if b.epoch > epoch-slots && b.epoch <= epoch {
-			deposits += b.deposits
-			withdrawals += b.withdrawals
-		}
-	}
+	r.counts.Sum(epoch, func(c *counts) {
+		deposits += c.deposits
+		withdrawals += c.withdrawals
+	})
 	return deposits, withdrawals
 }
 

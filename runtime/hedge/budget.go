@@ -6,6 +6,7 @@ import (
 
 	"github.com/resilvet/resilvet/runtime/budget"
 	"github.com/resilvet/resilvet/runtime/internal/layer"
+	"github.com/resilvet/resilvet/runtime/internal/slots"
 )
 
 // ownBudget is the budget of a Policy without one, so that a slow
@@ -41,7 +42,7 @@ func (b *ownBudget) withdraw() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	// A small epsilon keeps 0.1 × 30 from landing just below 3.
-	allowance := ownBudgetRatio*float64(calls) + ownBudgetPerSecond*windowSlots + 1e-9
+	allowance := ownBudgetRatio*float64(calls) + ownBudgetPerSecond*slots.N + 1e-9
 	if float64(b.withdrawals.sum(epoch)+1) > allowance {
 		return false
 	}
