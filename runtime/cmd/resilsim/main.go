@@ -62,12 +62,22 @@ func printOutage() {
 }
 
 func printFanout() {
-	r := sim.Fanout(2000)
-	fmt.Println("Hedging (real hedge package): 100-way fan-out; backends 5-15 ms, 1% at 1.0-1.2 s;")
-	fmt.Printf("adaptive delay (p95), up to 3 copies, default budget; %d requests, %d backend calls\n", r.Requests, r.Calls)
-	fmt.Printf("%-28s %14s %14s\n", "", "no hedging", "hedging")
-	fmt.Printf("%-28s %14s %14s\n", "hedge delay (learnt p95)", "-", r.Delay.Round(100*time.Microsecond))
-	fmt.Printf("%-28s %14s %14s\n", "100-way p99", r.P99.Round(time.Millisecond), r.HedgedP99.Round(100*time.Microsecond))
-	fmt.Printf("%-28s %14s %13.1f%%\n", "extra backend load", "-", 100*r.ExtraLoad)
-	fmt.Printf("%-28s %14s %14d\n", "copies the budget refused", "-", r.Denied)
+	fmt.Println("Hedging (real hedge package): 100-way fan-out; adaptive delay (p95), up to 3 copies, default budget;")
+	fmt.Println("backends 5-15 ms, and slow copies at 1.0-1.2 s drawn three ways: independently (1% of copies),")
+	fmt.Println("by a slow replica (3 per backend, picked per copy; one turns slow for 2 s on 0.4% of its calls),")
+	fmt.Println("or by a 300 ms pause every 2 s that stops every backend")
+	fmt.Printf("%-28s %14s %14s %14s\n", "", "independent", "slow replica", "pause")
+	var rs []sim.FanoutResult
+	for _, m := range []sim.Latency{sim.Independent, sim.SlowReplica, sim.Pause} {
+		rs = append(rs, sim.FanoutWith(2000, m))
+	}
+	row := func(name string, f func(sim.FanoutResult) string) {
+		fmt.Printf("%-28s %14s %14s %14s\n", name, f(rs[0]), f(rs[1]), f(rs[2]))
+	}
+	row("requests, backend calls", func(r sim.FanoutResult) string { return fmt.Sprintf("%d, %d", r.Requests, r.Calls) })
+	row("hedge delay (learnt p95)", func(r sim.FanoutResult) string { return r.Delay.Round(100 * time.Microsecond).String() })
+	row("100-way p99, no hedging", func(r sim.FanoutResult) string { return r.P99.Round(time.Millisecond).String() })
+	row("100-way p99, hedging", func(r sim.FanoutResult) string { return r.HedgedP99.Round(100 * time.Microsecond).String() })
+	row("extra backend load", func(r sim.FanoutResult) string { return fmt.Sprintf("%.1f%%", 100*r.ExtraLoad) })
+	row("copies the budget refused", func(r sim.FanoutResult) string { return fmt.Sprint(r.Denied) })
 }

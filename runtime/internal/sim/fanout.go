@@ -21,23 +21,87 @@ type FanoutResult struct {
 	Calls     int // backend calls per run
 }
 
-// Fanout runs the design notes' tail-at-scale example through the real
-// hedge package on simulated time: each request fans out to 100 backends
-// answering in 5–15 ms, except 1% of calls that take 1.0–1.2 s, and waits
-// for the slowest. Every backend call goes through hedge.Do with one
-// shared Policy: the adaptive delay (the p95 of the latencies it has
-// seen), up to three copies, and the policy's default budget. The same
-// latencies, drawn in the same order, give the request latency without
-// hedging: the first copy's.
-func Fanout(requests int) FanoutResult {
+// Latency is how the simulated backends answer: independent draws (the
+// best case for hedging), a slow replica that stays slow for a while, or
+// a pause that hits every copy in flight.
+type Latency int
+
+const (
+	// Independent: every copy draws its latency on its own: 5–15 ms, 1%
+	// of copies 1.0–1.2 s.
+	Independent Latency = iota
+	// SlowReplica: each backend has three replicas, and a copy goes to
+	// one of them at random. A replica turns slow (1.0–1.2 s per call)
+	// for 2 s of simulated time, on 0.4% of the calls it gets while
+	// healthy; copies it gets meanwhile are slow too, a hedged copy
+	// included when it lands on the same replica.
+	SlowReplica
+	// Pause: every copy draws 5–15 ms, and every 2 s of simulated time a
+	// 300 ms pause (a collector, a network blip) stops every backend:
+	// copies in flight answer after it, hedged copies included.
+	Pause
+)
+
+func (l Latency) String() string {
+	return [...]string{"independent", "slow replica", "pause"}[l]
+}
+
+// Fanout is FanoutWith the independent draws.
+func Fanout(requests int) FanoutResult { return FanoutWith(requests, Independent) }
+
+// FanoutWith runs the design notes' tail-at-scale example through the
+// real hedge package on simulated time: each request fans out to 100
+// backends and waits for the slowest. Every backend call goes through
+// hedge.Do with one shared Policy: the adaptive delay (the p95 of the
+// latencies it has seen), up to three copies, and the policy's default
+// budget. The same latencies, drawn in the same order, give the request
+// latency without hedging: the first copy's.
+func FanoutWith(requests int, model Latency) FanoutResult {
 	const fanout = 100
 	k := newKernel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	sample := func() time.Duration {
-		if rng.Float64() < 0.01 {
-			return time.Second + time.Duration(rng.Float64()*float64(200*time.Millisecond))
-		}
+	normal := func() time.Duration {
 		return 5*time.Millisecond + time.Duration(rng.Float64()*float64(10*time.Millisecond))
+	}
+	slow := func() time.Duration {
+		return time.Second + time.Duration(rng.Float64()*float64(200*time.Millisecond))
+	}
+	var target int // the backend the current call goes to
+	var slowUntil [fanout][3]time.Duration
+	var sample func() time.Duration
+	switch model {
+	case Independent:
+		sample = func() time.Duration {
+			if rng.Float64() < 0.01 {
+				return slow()
+			}
+			return normal()
+		}
+	case SlowReplica:
+		sample = func() time.Duration {
+			now := k.elapsed()
+			until := &slowUntil[target][rng.IntN(3)]
+			if now >= *until && rng.Float64() < 0.004 {
+				*until = now + 2*time.Second
+			}
+			if now < *until {
+				return slow()
+			}
+			return normal()
+		}
+	case Pause:
+		const every, pause = 2 * time.Second, 300 * time.Millisecond
+		sample = func() time.Duration {
+			now, base := k.elapsed(), normal()
+			// This period's pause: the next one, or the one under way.
+			start := now - now%every + every - pause
+			end := start + pause
+			if now+base < start {
+				return base
+			}
+			done := max(0, start-now) // the work done before the pause
+			return end + base - done - now
+		}
 	}
 	p := &hedge.Policy{MaxAttempts: 3, Clock: k}
 	b := newBackend(k, sample)
@@ -46,7 +110,8 @@ func Fanout(requests int) FanoutResult {
 	plain := make([]time.Duration, requests)
 	hedged := make([]time.Duration, requests)
 	for r := range requests {
-		for range fanout {
+		for i := range fanout {
+			target = i
 			start := k.elapsed()
 			first := b.hedgedCall(p, op)
 			plain[r] = max(plain[r], first)

@@ -36,3 +36,28 @@ func TestFanout(t *testing.T) {
 		t.Errorf("extra load %.3f; want at least the 1%% slow calls, within the 10%% budget", r.ExtraLoad)
 	}
 }
+
+// TestFanoutCorrelatedSlowness: when slowness is not independent of the
+// copy, hedging helps less or not at all, and the budget still bounds
+// what it costs. A slow replica that stays slow catches a third of the
+// copies sent after the first (one replica in three), so the 100-way p99
+// stays slow; a pause that stops every backend delays every copy alike.
+func TestFanoutCorrelatedSlowness(t *testing.T) {
+	independent := sim.FanoutWith(300, sim.Independent)
+	replica := sim.FanoutWith(300, sim.SlowReplica)
+	pause := sim.FanoutWith(300, sim.Pause)
+	t.Logf("independent %+v", independent)
+	t.Logf("slow replica %+v", replica)
+	t.Logf("pause %+v", pause)
+	if replica.P99 < time.Second || replica.HedgedP99 < 10*independent.HedgedP99 {
+		t.Errorf("slow replica: p99 %v, hedged %v; want a slow p99 that hedging does not bring near the independent case's %v", replica.P99, replica.HedgedP99, independent.HedgedP99)
+	}
+	if pause.HedgedP99 < pause.P99-5*time.Millisecond {
+		t.Errorf("pause: p99 %v, hedged %v; a pause that stops every copy cannot be hedged away", pause.P99, pause.HedgedP99)
+	}
+	for _, r := range []sim.FanoutResult{replica, pause} {
+		if r.ExtraLoad > 0.1 {
+			t.Errorf("extra load %.3f; want within the 10%% budget", r.ExtraLoad)
+		}
+	}
+}
