@@ -123,7 +123,14 @@ func BenchmarkGRPCInterceptorsOnly(b *testing.B) {
 			grpcx.UnaryBreaker(grpcx.BreakerOptions{Breakers: &breaker.Group{}}),
 			grpcx.UnaryAttemptTimeout(time.Second),
 		}},
+		// Like with like: retry alone on both sides, then retry with a
+		// per-attempt timeout of 1 s on both sides (go-grpc-middleware's
+		// WithPerRetryTimeout, resilvet's UnaryAttemptTimeout after it).
 		{"resilvet-retry-only", []grpc.UnaryClientInterceptor{grpcx.UnaryRetry(grpcx.RetryOptions{})}},
+		{"go-grpc-middleware-retry-only", []grpc.UnaryClientInterceptor{mwretry.UnaryClientInterceptor(
+			mwretry.WithMax(3), mwretry.WithCodes(codes.Unavailable))}},
+		{"resilvet-retry-attempt-timeout", []grpc.UnaryClientInterceptor{
+			grpcx.UnaryRetry(grpcx.RetryOptions{}), grpcx.UnaryAttemptTimeout(time.Second)}},
 		{"go-grpc-middleware-retry", []grpc.UnaryClientInterceptor{mwretry.UnaryClientInterceptor(
 			mwretry.WithMax(3), mwretry.WithCodes(codes.Unavailable), mwretry.WithPerRetryTimeout(time.Second))}},
 		{"failsafe-go", []grpc.UnaryClientInterceptor{fsgrpc.NewUnaryClientInterceptor[any](
