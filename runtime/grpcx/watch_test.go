@@ -92,13 +92,20 @@ func TestSetupTimeoutOnTheFakeClock(t *testing.T) {
 		grpcx.StreamRetry(grpcx.RetryOptions{Policy: fastPolicy(3, nil)}),
 		grpcx.StreamSetupTimeout(100*time.Millisecond, clk),
 	))
-	s, err := c.StreamingOutputCall(context.Background(), outputRequest("x", 2))
-	if err != nil {
-		t.Fatal(err)
+	// open opens a stream and waits until the server has it and the
+	// client's setup timer runs.
+	open := func(c testgrpc.TestServiceClient) testgrpc.TestService_StreamingOutputCallClient {
+		t.Helper()
+		s, err := c.StreamingOutputCall(context.Background(), outputRequest("x", 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !waitFor(func() bool { return opened.Load() == 1 && clk.PendingTimers() == 1 }) {
+			t.Fatal("the stream did not open with its setup timer")
+		}
+		return s
 	}
-	if !waitFor(func() bool { return opened.Load() == 1 && clk.PendingTimers() == 1 }) {
-		t.Fatal("the stream did not open with its setup timer")
-	}
+	s := open(c)
 	clk.Advance(99 * time.Millisecond)
 	if opened.Load() != 1 {
 		t.Fatal("the stream was given up before its setup timeout")
@@ -113,15 +120,9 @@ func TestSetupTimeoutOnTheFakeClock(t *testing.T) {
 
 	opened.Store(0)
 	c2 := start(t, svc, nil, streams(grpcx.StreamSetupTimeout(50*time.Millisecond, clk)))
-	s2, err := c2.StreamingOutputCall(context.Background(), outputRequest("x", 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !waitFor(func() bool { return opened.Load() == 1 && clk.PendingTimers() == 1 }) {
-		t.Fatal("the stream did not open with its setup timer")
-	}
+	s2 := open(c2)
 	clk.Advance(50 * time.Millisecond)
-	if _, err = readAll(s2.Recv); status.Code(err) != codes.DeadlineExceeded || !grpcx.Retryable(err) {
+	if _, err := readAll(s2.Recv); status.Code(err) != codes.DeadlineExceeded || !grpcx.Retryable(err) {
 		t.Errorf("setup timeout: %v", err)
 	}
 }
