@@ -14,6 +14,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -31,7 +32,26 @@ func main() {
 		// checker's: recognised before anything else, unchanged.
 		var opts analyzers.Options
 		addOptionFlags(flag.CommandLine, &opts)
-		multichecker.Main(analyzers.Suite(&opts)...)
+		suite := analyzers.Suite(&opts)
+		child, err := newBaselineChild()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "resilvet:", err)
+			os.Exit(1)
+		}
+		if child != nil {
+			for i, a := range suite {
+				suite[i] = child.wrap(a)
+			}
+		} else if flags, rest, ok, err := baselineArgs(args); err != nil {
+			// The baseline flags are this driver's, not the checker's: the
+			// parent takes them off the command line, and go vet, which
+			// runs a process per package, does not offer them.
+			fmt.Fprintln(os.Stderr, "resilvet:", err)
+			os.Exit(2)
+		} else if ok {
+			os.Exit(runCheckerWithBaseline(flags, rest))
+		}
+		multichecker.Main(suite...)
 	default:
 		os.Exit(runStandalone(args))
 	}

@@ -22,16 +22,17 @@ func checkerMode(args []string) bool {
 	if len(args) == 1 && strings.HasSuffix(args[0], ".cfg") {
 		return true
 	}
-	for _, arg := range args {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
 		if arg == "--" || !strings.HasPrefix(arg, "-") {
 			break
 		}
-		name := strings.TrimLeft(arg, "-")
-		if i := strings.IndexByte(name, '='); i >= 0 {
-			name = name[:i]
-		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 		if checkerFlags[name] || isAnalyzer(name) {
 			return true
+		}
+		if (name == "baseline" || name == "baseline-write") && !hasValue {
+			i++ // both drivers take these, with a file
 		}
 	}
 	return false

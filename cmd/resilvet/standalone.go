@@ -51,7 +51,20 @@ func runStandalone(args []string) int {
 		fmt.Fprintln(os.Stderr, "resilvet:", msg)
 		return 1
 	}
-	return cmd.Execute()
+	flags := baselineFlags{read: fs.Lookup("baseline").Value.String(), write: fs.Lookup("baseline-write").Value.String()}
+	format := fs.Lookup("f").Value.String()
+	if flags.read != "" && flags.write != "" {
+		fmt.Fprintln(os.Stderr, "resilvet: -baseline and -baseline-write do not go together: write a baseline, then run with it")
+		return 2
+	}
+	if flags.read == "" && flags.write == "" && format != "sarif" {
+		return cmd.Execute()
+	}
+	if fs.Lookup("merge").Value.String() == "true" || format == "binary" {
+		fmt.Fprintln(os.Stderr, "resilvet: -baseline, -baseline-write and SARIF fingerprints need a run of the analyzers, not -merge or -f binary")
+		return 2
+	}
+	return runWithBaseline(&opts, args, flags, format)
 }
 
 // testsByDefault turns the runner's -tests off unless the user set it or
@@ -76,6 +89,7 @@ func newCommand(opts *analyzers.Options) *lintcmd.Command {
 	fs := cmd.FlagSet()
 	fs.Usage = func() { printHelp(os.Stderr, nil) }
 	addOptionFlags(fs, opts)
+	new(baselineFlags).register(fs)
 	for _, a := range analyzers.Suite(opts) {
 		d, _ := analyzers.Documentation(a.Name)
 		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(d)})
