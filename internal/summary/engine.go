@@ -119,6 +119,9 @@ type engine struct {
 	// varMemo caches varValue; varBusy guards cycles through fields.
 	varMemo map[varKey]value
 	varBusy map[*types.Var]bool
+	// clientBusy guards cycles through the stores of client fields
+	// (a.Client = b.Client).
+	clientBusy map[*types.Var]bool
 	// configuredLater lists the fields and variables whose client or
 	// dialer has its Timeout or Deadline set after it is stored
 	// (s.hc.Timeout = d).
@@ -181,6 +184,7 @@ func newEngine(pass *analysis.Pass, res *Result, pkg *ssa.Package, srcFuncs []*s
 		stores:            map[*types.Var][]ssa.Value{},
 		varMemo:           map[varKey]value{},
 		varBusy:           map[*types.Var]bool{},
+		clientBusy:        map[*types.Var]bool{},
 		seen:              map[findingKey]bool{},
 
 		configuredLater: map[*types.Var]bool{},

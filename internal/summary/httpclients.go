@@ -254,6 +254,11 @@ func isRoundTripper(t types.Type) bool {
 // varClient returns the layers of the HTTP client an exported field or
 // variable of the package holds on every store the package makes.
 func (e *engine) varClient(v *types.Var) retryChain {
+	if e.clientBusy[v] {
+		return nil // a store of the field's own value: it adds no layer
+	}
+	e.clientBusy[v] = true
+	defer delete(e.clientBusy, v)
 	return e.heldClient(v.Type(), e.stores[v])
 }
 
