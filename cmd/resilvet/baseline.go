@@ -105,10 +105,9 @@ func runWithBaseline(opts *analyzers.Options, args []string, flags baselineFlags
 		}
 	}
 	if format == "sarif" {
+		// Every finding, absorbed ones as "unchanged"; the status is the
+		// runner's for SARIF (0: the report carries the findings).
 		status = printSARIF(opts, results, findings, flags.read != "" && !failed)
-		if hasNew(results, absorbed) {
-			status = 1
-		}
 	} else {
 		status = printMerged(opts, keep(results, absorbed), format, os.Stdout)
 	}
@@ -225,17 +224,6 @@ func keep(results []lintResult, absorbed map[*lintDiagnostic]bool) []lintResult 
 		}
 	}
 	return out
-}
-
-// hasNew reports whether results hold a diagnostic the baseline did not
-// absorb.
-func hasNew(results []lintResult, absorbed map[*lintDiagnostic]bool) bool {
-	for _, r := range keep(results, absorbed) {
-		if len(r.Diagnostics) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // printMerged prints results in format through the runner's -merge, to
