@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilvet/resilvet/runtime/clocktest"
 	"github.com/resilvet/resilvet/runtime/grpcx"
 	"github.com/resilvet/resilvet/runtime/retry"
 	"google.golang.org/grpc"
@@ -79,18 +80,20 @@ func TestServerCapsAndDefaultsDeadlines(t *testing.T) {
 // answered DeadlineExceeded without calling the handler.
 func TestServerShedsSpentDeadlines(t *testing.T) {
 	rec := newDeadlineRecorder()
+	// The slow interceptor takes two minutes on the server's clock, past
+	// the caller's one-minute deadline.
+	clk := clocktest.New(time.Now())
 	slowAuth := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-		time.Sleep(100 * time.Millisecond)
+		clk.Advance(2 * time.Minute)
 		return next(ctx, req)
 	}
-	c := start(t, &rec.service, serverChain(grpcx.ServerOptions{}, slowAuth))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	c := start(t, &rec.service, serverChain(grpcx.ServerOptions{Clock: clk}, slowAuth))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := c.UnaryCall(ctx, &testgrpc.SimpleRequest{})
 	if status.Code(err) != codes.DeadlineExceeded {
 		t.Errorf("got %v", err)
 	}
-	time.Sleep(100 * time.Millisecond) // the server's interceptor returns
 	if n := rec.calls.Load(); n != 0 {
 		t.Errorf("the handler ran %d times for a spent deadline", n)
 	}
