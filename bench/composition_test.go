@@ -84,3 +84,50 @@ func BenchmarkRecommendedComposition(b *testing.B) {
 		})
 	})
 }
+
+// clientCall is an outbound call that watches its context as network
+// clients do (net.Dialer, net/http and grpc register a function to run
+// when the context ends, with context.AfterFunc), then fails one call in
+// a hundred.
+func clientCall(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, func() {})
+	defer stop()
+	return onePercentFailing()
+}
+
+// BenchmarkRecommendedCompositionClientCall is the recommended
+// composition around an operation that uses its context as a client
+// does, on both sides: failsafe-go's execution context (its timeout
+// policy's) reaches the operation through RunWithExecution.
+func BenchmarkRecommendedCompositionClientCall(b *testing.B) {
+	ctx := requestCtx(b)
+	br := breaker.New(breaker.Settings{})
+	p := &rvretry.Policy{Budget: &budget.Ratio{}, Retryable: func(error) bool { return false }}
+	b.Run("resilvet", func(b *testing.B) {
+		both(b, func() {
+			ctx, cancel := deadline.Ensure(ctx, 10*time.Second)
+			defer cancel()
+			_ = rvretry.Do(ctx, p, func(ctx context.Context) error {
+				return br.Do(ctx, func(ctx context.Context) error {
+					ctx, cancel := context.WithTimeout(ctx, time.Second)
+					defer cancel()
+					return clientCall(ctx)
+				})
+			})
+		})
+	})
+	fs := failsafe.With[any](
+		fsretry.NewBuilder[any]().AbortIf(func(any, error) bool { return true }).Build(),
+		fscb.NewWithDefaults[any](),
+		fstimeout.New[any](time.Second),
+	)
+	b.Run("failsafe-go", func(b *testing.B) {
+		both(b, func() {
+			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			_ = fs.WithContext(ctx).RunWithExecution(func(exec failsafe.Execution[any]) error {
+				return clientCall(exec.Context())
+			})
+		})
+	})
+}
