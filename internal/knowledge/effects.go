@@ -164,6 +164,24 @@ func ReadsOverPost(url string) bool {
 	return false
 }
 
+// uploadSessionQueries mark, in a URL's query, a POST that opens a
+// resumable upload session (Google APIs' uploadType=resumable): it
+// returns the session's URI and writes nothing; a second POST opens a
+// second session, which expires unused.
+var uploadSessionQueries = []string{"uploadtype=resumable"}
+
+// OpensUploadSession reports whether a URL's text (or a part of it, such
+// as its query) marks a POST that opens a resumable upload session.
+func OpensUploadSession(url string) bool {
+	u := strings.ToLower(url)
+	for _, q := range uploadSessionQueries {
+		if i := strings.Index(u, q); i >= 0 && (i == 0 || u[i-1] == '?' || u[i-1] == '&') {
+			return true
+		}
+	}
+	return false
+}
+
 // readMediaTypes are the Content-Types of query protocols carried over
 // POST: the request reads (an OCSP status query, a DNS query).
 var readMediaTypes = map[string]bool{

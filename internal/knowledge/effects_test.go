@@ -84,3 +84,15 @@ func TestReadsOverPost(t *testing.T) {
 		assert.Equal(t, want, knowledge.ReadsOverPost(url), url)
 	}
 }
+
+func TestOpensUploadSession(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://www.googleapis.com/upload/storage/v1/b/x/o?uploadType=resumable&name=y": true,
+		"uploadType=resumable&name=%v":                                        true,
+		"https://x/o?name=y&uploadtype=resumable":                             true,
+		"https://www.googleapis.com/upload/storage/v1/b/x/o?uploadType=media": false,
+		"https://x/o?name=y&foo_uploadType=resumable":                         false,
+	} {
+		assert.Equal(t, want, knowledge.OpensUploadSession(url), url)
+	}
+}

@@ -626,13 +626,14 @@ func (e *engine) readsOverPost(c *ssa.CallCommon) bool {
 }
 
 // urlReads reports whether a URL value's constant parts name a search or
-// query endpoint, or it is an OAuth 2 token endpoint's field.
+// query endpoint or open a resumable upload session, or it is an OAuth 2
+// token endpoint's field.
 func (e *engine) urlReads(v ssa.Value) bool {
 	if fa := loadedField(v); fa != "" && knowledge.IsTokenURLField(fa) {
 		return true
 	}
 	for _, s := range e.constParts(v, 0) {
-		if knowledge.ReadsOverPost(s) {
+		if knowledge.ReadsOverPost(s) || knowledge.OpensUploadSession(s) {
 			return true
 		}
 	}
@@ -675,6 +676,18 @@ func (e *engine) constParts(v ssa.Value, depth int) []string {
 			var out []string
 			for _, a := range x.Call.Args {
 				out = append(out, e.constParts(a, depth+1)...)
+			}
+			return out
+		case "(*net/url.URL).String":
+			// A URL built as a struct literal: the parts stored in its
+			// fields (&url.URL{Path: …, RawQuery: …}).
+			var out []string
+			if recv := argOf(x.Common(), -1); recv == nil {
+				return nil
+			} else if u, ok := e.literalOf(recv).(*ssa.Alloc); ok {
+				for _, st := range fieldStores(u) {
+					out = append(out, e.constParts(st.val, depth+1)...)
+				}
 			}
 			return out
 		}
