@@ -139,7 +139,7 @@ func (s *source) offset(p token.Position) int {
 
 // enclosing names the top-level function or method holding offset.
 func (s *source) enclosing(offset int) string {
-	if s.file == nil || offset > s.tf.Size() {
+	if s.file == nil || s.tf == nil || offset > s.tf.Size() {
 		return ""
 	}
 	p := s.tf.Pos(offset)
