@@ -16,7 +16,7 @@ import (
 // expectations, and every package is a negative too.
 func TestHedges(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), hedgeidem.Analyzer,
-		"hedgeidem/hedges", "hedgeidem/failsafe", "hedgeidem/grpchedge", "hedgeidem/handrolled", "hedgeidem/declared", "hedgeidem/retries", "hedgeidem/effects/app", "github.com/segmentio/kafka-go/retrying")
+		"hedgeidem/hedges", "hedgeidem/failsafe", "hedgeidem/grpchedge", "hedgeidem/handrolled", "hedgeidem/declared", "hedgeidem/retries", "hedgeidem/acmeuse", "hedgeidem/effects/app", "github.com/segmentio/kafka-go/retrying")
 }
 
 // TestKeyFix checks the fix setting an idempotency key against the

@@ -65,6 +65,32 @@ var httpEffects = map[string]EffectCall{
 	"(*github.com/hashicorp/go-retryablehttp.Client).PostForm": {Kind: "http", Method: "POST", Request: -1},
 }
 
+// idempotentByProtocol are library calls that send POSTs whose protocol
+// makes them safe to repeat: ACME (RFC 8555) sends every request as a
+// signed POST, its polls are reads (POST-as-GET), answering a challenge
+// again changes nothing, and registering an account key that is already
+// registered returns that account. A new order (AuthorizeOrder) or a
+// finalisation is not among them.
+var idempotentByProtocol = map[string]bool{
+	"(*golang.org/x/crypto/acme.Client).Accept":              true,
+	"(*golang.org/x/crypto/acme.Client).Discover":            true,
+	"(*golang.org/x/crypto/acme.Client).FetchCert":           true,
+	"(*golang.org/x/crypto/acme.Client).GetAuthorization":    true,
+	"(*golang.org/x/crypto/acme.Client).GetChallenge":        true,
+	"(*golang.org/x/crypto/acme.Client).GetOrder":            true,
+	"(*golang.org/x/crypto/acme.Client).GetReg":              true,
+	"(*golang.org/x/crypto/acme.Client).ListCertAlternates":  true,
+	"(*golang.org/x/crypto/acme.Client).Register":            true,
+	"(*golang.org/x/crypto/acme.Client).RevokeAuthorization": true,
+	"(*golang.org/x/crypto/acme.Client).UpdateReg":           true,
+	"(*golang.org/x/crypto/acme.Client).WaitAuthorization":   true,
+	"(*golang.org/x/crypto/acme.Client).WaitOrder":           true,
+}
+
+// IdempotentByProtocol reports whether the named call sends requests its
+// protocol makes safe to repeat, whatever their method.
+func IdempotentByProtocol(fullName string) bool { return idempotentByProtocol[fullName] }
+
 // EffectOf returns what the named call does that may not be idempotent.
 func EffectOf(fullName string) (EffectCall, bool) {
 	if publishes[fullName] {

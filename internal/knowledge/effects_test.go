@@ -96,3 +96,10 @@ func TestOpensUploadSession(t *testing.T) {
 		assert.Equal(t, want, knowledge.OpensUploadSession(url), url)
 	}
 }
+
+func TestIdempotentByProtocol(t *testing.T) {
+	assert.True(t, knowledge.IdempotentByProtocol("(*golang.org/x/crypto/acme.Client).WaitOrder"))
+	assert.True(t, knowledge.IdempotentByProtocol("(*golang.org/x/crypto/acme.Client).Accept"))
+	assert.False(t, knowledge.IdempotentByProtocol("(*golang.org/x/crypto/acme.Client).AuthorizeOrder"), "a new order is a new order")
+	assert.False(t, knowledge.IdempotentByProtocol("(*golang.org/x/crypto/acme.Client).CreateOrderCert"))
+}

@@ -115,6 +115,9 @@ func (e *engine) callEffects(info *fnInfo, instr ssa.CallInstruction) []effect {
 	own := func(kind, what, why string) []effect {
 		return []effect{{Effect: Effect{Kind: kind, What: what, Why: why, Chain: []Link{here}}, pos: []token.Pos{c.Pos()}}}
 	}
+	if knowledge.IdempotentByProtocol(name) {
+		return nil
+	}
 	if ec, ok := knowledge.EffectOf(name); ok {
 		if e.ownLibrary(calleeFunc(c)) {
 			// A library's own calls of its API are its protocol (a
