@@ -71,13 +71,7 @@ func runWithBaseline(opts *analyzers.Options, args []string, flags baselineFlags
 		for i, f := range findings {
 			ids[i] = f.id
 		}
-		file := baseline.New(ids)
-		if err := file.Write(flags.write); err != nil {
-			fmt.Fprintln(os.Stderr, "resilvet: writing the baseline:", err)
-			return 1
-		}
-		fmt.Fprintf(os.Stderr, "resilvet: recorded %d findings (%d entries) in %s\n", len(ids), len(file.Findings), flags.write)
-		return 0
+		return recordBaseline(flags.write, ids)
 	}
 	failed := false
 	if flags.read != "" {
@@ -91,11 +85,7 @@ func runWithBaseline(opts *analyzers.Options, args []string, flags baselineFlags
 			for i := range findings {
 				findings[i].absorbed = m.Absorb(findings[i].id)
 			}
-			fmt.Fprintf(os.Stderr, "resilvet: baseline %s absorbed %d findings; %d of its findings no longer occur", flags.read, m.Absorbed(), m.Stale())
-			if m.Stale() > 0 {
-				fmt.Fprintf(os.Stderr, " (prune them with -baseline-write %s)", flags.read)
-			}
-			fmt.Fprintln(os.Stderr)
+			reportBaseline(flags.read, m.Absorbed(), m.Stale())
 		}
 	}
 	absorbed := map[*lintDiagnostic]bool{}
@@ -115,6 +105,27 @@ func runWithBaseline(opts *analyzers.Options, args []string, flags baselineFlags
 		status = max(status, 1)
 	}
 	return status
+}
+
+// recordBaseline writes the baseline of ids to path, says so, and
+// returns the exit status: both drivers' -baseline-write.
+func recordBaseline(path string, ids []baseline.Identity) int {
+	file := baseline.New(ids)
+	if err := file.Write(path); err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet: writing the baseline:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "resilvet: recorded %d findings (%d entries) in %s\n", len(ids), len(file.Findings), path)
+	return 0
+}
+
+// reportBaseline prints the line every run with a baseline ends with.
+func reportBaseline(path string, absorbed, stale int) {
+	fmt.Fprintf(os.Stderr, "resilvet: baseline %s absorbed %d findings; %d of its findings no longer occur", path, absorbed, stale)
+	if stale > 0 {
+		fmt.Fprintf(os.Stderr, " (prune them with -baseline-write %s)", path)
+	}
+	fmt.Fprintln(os.Stderr)
 }
 
 // runBinary runs the analyzers on args with the runner's binary output

@@ -115,28 +115,17 @@ func runCheckerWithBaseline(flags baselineFlags, args []string) int {
 		for i, d := range decisions {
 			ids[i] = d.ID
 		}
-		out := baseline.New(ids)
-		if err := out.Write(flags.write); err != nil {
-			fmt.Fprintln(os.Stderr, "resilvet: writing the baseline:", err)
-			return 1
-		}
-		fmt.Fprintf(os.Stderr, "resilvet: recorded %d findings (%d entries) in %s\n", len(ids), len(out.Findings), flags.write)
-		return 0
+		return recordBaseline(flags.write, ids)
 	case file != nil:
-		absorbed, total := 0, 0
+		// The child's matcher decided; the same matcher replayed here
+		// counts what it absorbed and what it left.
+		m := baseline.NewMatcher(file)
 		for _, d := range decisions {
 			if d.Absorbed {
-				absorbed++
+				m.Absorb(d.ID)
 			}
 		}
-		for _, e := range file.Findings {
-			total += e.Count
-		}
-		fmt.Fprintf(os.Stderr, "resilvet: baseline %s absorbed %d findings; %d of its findings no longer occur", flags.read, absorbed, total-absorbed)
-		if total > absorbed {
-			fmt.Fprintf(os.Stderr, " (prune them with -baseline-write %s)", flags.read)
-		}
-		fmt.Fprintln(os.Stderr)
+		reportBaseline(flags.read, m.Absorbed(), m.Stale())
 	}
 	return status
 }
