@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilvet/resilvet/runtime/internal/leaktest"
 	"github.com/resilvet/resilvet/runtime/retry"
+	"go.uber.org/goleak"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
@@ -78,7 +78,8 @@ func start(t *testing.T, svc *service, server []grpc.ServerOption, dial ...grpc.
 	if _, again := leakChecked.LoadOrStore(t, true); !again {
 		// Once per test, before its first server, so that the check
 		// runs after every server and connection of the test has stopped.
-		leaktest.Check(t)
+		ignore := goleak.IgnoreCurrent()
+		t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 		t.Cleanup(func() { leakChecked.Delete(t) })
 	}
 	lis := bufconn.Listen(1 << 20)
