@@ -36,6 +36,14 @@ type attemptCtx struct {
 	cancel  layer.Cancel
 }
 
+// markedAttempt is a layer's first attempt and its budget mark, in one
+// allocation: the mark outlives the attempt, and every attempt of the
+// layer points to it.
+type markedAttempt struct {
+	attemptCtx
+	deposit layer.Deposit
+}
+
 func (c *attemptCtx) Done() <-chan struct{} { return c.cancel.Done(c.Context) }
 
 func (c *attemptCtx) Value(key any) any {

@@ -126,11 +126,13 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	// each attempt's outcome is reported once, by the innermost layer
 	// sharing the budget that the attempt went through.
 	var deposit *layer.Deposit
+	var first *markedAttempt // the first attempt's context, allocated with the mark
 	if p.Budget != nil {
 		if !layer.Deposited(ctx, p.Budget) {
 			p.Budget.Deposit()
 		}
-		deposit = &layer.Deposit{}
+		first = &markedAttempt{}
+		deposit = &first.deposit
 		deposit.Set(ctx, p.Budget)
 	}
 	var outer *attemptCtx // the live layer this one runs inside, if any
@@ -144,16 +146,18 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 	// Attempt durations matter only against a deadline; without one, the
 	// clock is not read at all.
 	deadline, hasDeadline := ctx.Deadline()
-	var now func() time.Time
-	if hasDeadline {
-		now = clock.Or(p.Clock).Now
-	}
 	for n := 1; ; n++ {
-		var start time.Time
+		var start clock.Stamp
 		if hasDeadline {
-			start = now()
+			start = clock.Start(p.Clock)
 		}
-		attempt := &attemptCtx{Context: ctx, n: n, policy: p, retries: maxAttempts > 1, deposit: deposit}
+		var attempt *attemptCtx
+		if n == 1 && first != nil {
+			attempt = &first.attemptCtx
+		} else {
+			attempt = new(attemptCtx)
+		}
+		attempt.Context, attempt.n, attempt.policy, attempt.retries, attempt.deposit = ctx, n, p, maxAttempts > 1, deposit
 		var heard uint64
 		if deposit != nil {
 			heard = deposit.Heard()
@@ -202,10 +206,8 @@ func DoValue[T any](ctx context.Context, p *Policy, fn func(context.Context) (T,
 		}
 		// Never sleep past the deadline, and do not start an attempt that
 		// cannot finish: assume it takes as long as the last one.
-		if hasDeadline {
-			if t := now(); deadline.Sub(t) < delay+t.Sub(start) {
-				return zero, p.gaveUp(err, ErrNoTimeLeft, n)
-			}
+		if hasDeadline && clock.Until(p.Clock, deadline) < delay+start.Elapsed(p.Clock) {
+			return zero, p.gaveUp(err, ErrNoTimeLeft, n)
 		}
 		if p.Budget != nil && !p.Budget.Withdraw() {
 			return zero, p.gaveUp(err, ErrBudgetExhausted, n)

@@ -141,6 +141,26 @@ func TestRetryAfterPushback(t *testing.T) {
 	}
 }
 
+// TestWallClockCountsAttemptDuration: on the wall clock (no Clock set)
+// the layer stamps each attempt on the monotonic clock alone and still
+// refuses an attempt that cannot finish before the deadline. With 600 ms
+// and attempts of 200 ms, the second attempt leaves about 190 ms, less
+// than another attempt and its backoff: 2 calls, not 3.
+func TestWallClockCountsAttemptDuration(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	calls := 0
+	p := &retry.Policy{MaxAttempts: 5, BaseDelay: 10 * time.Millisecond, MaxDelay: 10 * time.Millisecond, Rand: func() float64 { return 0 }}
+	err := retry.Do(ctx, p, func(context.Context) error {
+		calls++
+		time.Sleep(200 * time.Millisecond)
+		return errFlaky
+	})
+	if !errors.Is(err, retry.ErrNoTimeLeft) || calls != 2 {
+		t.Fatalf("err %v after %d calls; want ErrNoTimeLeft after 2", err, calls)
+	}
+}
+
 func TestNeverSleepsPastDeadline(t *testing.T) {
 	leaktest.Check(t)
 	p, fs := policy(5)

@@ -170,3 +170,26 @@ func TestTimerClockOr(t *testing.T) {
 type nowOnly struct{}
 
 func (nowOnly) Now() time.Time { return time.Time{} }
+
+// TestStamp: a Stamp measures on the clock it was taken on: the fake
+// clock's steps exactly, the wall clock's monotonic time at least as
+// long as a sleep.
+func TestStamp(t *testing.T) {
+	fake := clock.NewFake(time.Unix(1_000_000, 0))
+	s := clock.Start(fake)
+	fake.Advance(1500 * time.Millisecond)
+	if got := s.Elapsed(fake); got != 1500*time.Millisecond {
+		t.Errorf("fake: elapsed %v, want 1.5s", got)
+	}
+	if got := clock.Until(fake, time.Unix(1_000_010, 0)); got != 8500*time.Millisecond {
+		t.Errorf("fake: until %v, want 8.5s", got)
+	}
+	w := clock.Start(nil)
+	time.Sleep(20 * time.Millisecond)
+	if got := w.Elapsed(nil); got < 20*time.Millisecond || got > 10*time.Second {
+		t.Errorf("wall: elapsed %v after a 20 ms sleep", got)
+	}
+	if got := clock.Until(nil, time.Now().Add(time.Hour)); got <= 59*time.Minute || got > time.Hour {
+		t.Errorf("wall: until %v for an hour from now", got)
+	}
+}
