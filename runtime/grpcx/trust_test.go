@@ -10,8 +10,8 @@ import (
 	"github.com/resilvet/resilvet/runtime/grpcx"
 	"github.com/resilvet/resilvet/runtime/retry"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
+	"google.golang.org/grpc/status"
 )
 
 // TestTrustAllAgreesAcrossProtocols: the runtime keeps two TrustAll
