@@ -61,6 +61,10 @@ type Options struct {
 	// IdempotentMethods lists gRPC methods that are idempotent whatever
 	// their names ("/shop.Orders/CreateOrder").
 	IdempotentMethods []string
+
+	// Map is set by the resilience map's driver (-f html, -f map-json),
+	// not by a flag: the summary records the map's claims too.
+	Map bool
 }
 
 // Validate reports the first option a run could not use.
@@ -124,6 +128,7 @@ func (o *Options) summaryConfig() summary.Config {
 	return summary.Config{
 		Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, IgnoreTransportTimeouts: o.IgnoreTransportTimeouts,
 		KeyHeaders: o.KeyHeaders, GRPCPrefixes: o.GRPCPrefixes, IdempotentMethods: o.IdempotentMethods,
+		Map: o.Map,
 	}
 }
 

@@ -53,6 +53,13 @@ func runStandalone(args []string) int {
 	}
 	flags := baselineFlags{read: fs.Lookup("baseline").Value.String(), write: fs.Lookup("baseline-write").Value.String()}
 	format := fs.Lookup("f").Value.String()
+	if isMapFormat(format) {
+		if flags.read != "" || flags.write != "" {
+			fmt.Fprintln(os.Stderr, "resilvet: the resilience map (-f "+format+") shows every finding; it takes no baseline")
+			return 2
+		}
+		return runMap(&opts, fs.Args(), format, os.Stdout)
+	}
 	if flags.read != "" && flags.write != "" {
 		fmt.Fprintln(os.Stderr, "resilvet: -baseline and -baseline-write do not go together: write a baseline, then run with it")
 		return 2

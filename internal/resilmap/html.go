@@ -14,7 +14,7 @@ import (
 // attachment with no network, and a reader's browser fetches nothing on
 // behalf of the map.
 //
-//go:embed assets/map.html.tmpl assets/map.css assets/map.js
+//go:embed assets/map.html.tmpl assets/map.css assets/map.js assets/graph.svg.tmpl
 var assets embed.FS
 
 var (

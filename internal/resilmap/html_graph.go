@@ -177,7 +177,13 @@ func newNode(id, kind, label, title string, x, y int) node {
 	}
 }
 
+// callLabel names a call in its box: its target, or, when the code does
+// not say it, the API called and the function that calls it (two calls
+// of http.Client.Do are told apart by who makes them).
 func callLabel(c *Call) string {
+	if c.Target == "" && c.Callee != "" && c.Func != "" {
+		return c.Callee + " in " + c.Func
+	}
 	return firstOf(c.Target, c.Callee, c.Func, c.ID)
 }
 

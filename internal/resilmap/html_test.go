@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -435,4 +437,37 @@ func TestCut(t *testing.T) {
 	assert.Equal(t, "ca…", cut("café", 3))
 	assert.Equal(t, "🍰🍰…", cut("🍰🍰🍰🍰", 3))
 	assert.Equal(t, "", cut("abc", 0))
+}
+
+// TestExampleMapPicture: the README's picture of the example service's
+// map is what WriteSVG draws from the committed map-json (both written by
+// scripts/example-map.sh; the binary's end-to-end test checks the
+// map-json against the example service).
+func TestExampleMapPicture(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "docs", "examples", "checkout-map.json"))
+	require.NoError(t, err)
+	defer f.Close()
+	m, err := ReadJSON(f)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteSVG(&buf, m))
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "checkout-map.svg"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want), buf.String(), "docs/examples/checkout-map.svg is stale: run scripts/example-map.sh")
+}
+
+// TestWriteSVGEscapes: names from the code cannot add markup to the
+// picture, and a map with nothing to draw is an error, not an empty image.
+func TestWriteSVGEscapes(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "hostile.json"))
+	require.NoError(t, err)
+	defer f.Close()
+	m, err := ReadJSON(f)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteSVG(&buf, m))
+	assert.NotContains(t, buf.String(), "<script")
+	assert.Equal(t, 1, strings.Count(buf.String(), "<svg "))
+	assert.Equal(t, len(m.Paths), strings.Count(buf.String(), `<path class="edge `))
+	assert.Error(t, WriteSVG(&buf, &Map{Version: Version}))
 }

@@ -93,19 +93,27 @@ type part struct {
 // bounded, records a finding when it is not, and a reach claim when the
 // caller's parameter decides.
 func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) {
+	if parts, f, ok := e.outboundParts(info, instr, name, o); ok {
+		e.decide(info, instr, parts, f, nil, nil)
+	}
+}
+
+// outboundParts returns the values that could bound a call from the
+// outbound table, and the finding it would be; ok is false for a call
+// that is not judged (set-up, a local network, a value it cannot read).
+func (e *engine) outboundParts(info *fnInfo, instr ssa.CallInstruction, name string, o knowledge.Outbound) (parts []part, f Finding, ok bool) {
 	// An in-process database has no remote peer to wait on: its calls
 	// make claims that say so, and no finding.
 	local := o.Kind == knowledge.SQL && e.embeddedSQL
 	c := instr.Common()
 	if o.Kind == knowledge.SQL && (e.schemaStatement(c) || preparedForLater(instr)) {
-		return // set-up: a schema statement, or a statement prepared for later use
+		return nil, Finding{}, false // set-up: a schema statement, or a statement prepared for later use
 	}
 	ev := e.ev
 	disp := calleeDisplay(c)
 	call := func(what string) part {
 		return part{d: domCtx, v: value{{kind: srcUnbounded, fn: info.fn, pos: c.Pos(), what: what}}}
 	}
-	var parts []part
 	switch o.Bound {
 	case knowledge.ByContext:
 		idx := o.CtxParam
@@ -114,12 +122,12 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 		}
 		a := argOf(c, idx)
 		if idx < 0 || a == nil || !analysisutil.IsContext(a.Type()) {
-			return
+			return nil, Finding{}, false
 		}
 		parts = []part{{d: domCtx, v: e.evalAt(domCtx, a, instr)}}
 		if o.Kind == knowledge.GRPC {
 			if waitsForEvent(c) {
-				return
+				return nil, Finding{}, false
 			}
 			recv := e.receiverOf(c)
 			if recv == nil && c.IsInvoke() {
@@ -127,25 +135,25 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 			}
 			conn, ok := e.connPart(recv)
 			if !ok {
-				return
+				return nil, Finding{}, false
 			}
 			parts = append(parts, conn)
 		}
 	case knowledge.ByClientOrRequest:
 		recv, req := e.receiverOf(c), argOf(c, 0)
 		if recv == nil || req == nil {
-			return
+			return nil, Finding{}, false
 		}
 		parts = []part{{d: domRequest, v: ev.eval(domRequest, req)}, {d: domClient, v: ev.eval(domClient, recv)}}
 	case knowledge.ByClient:
 		recv := e.receiverOf(c)
 		if recv == nil {
-			return
+			return nil, Finding{}, false
 		}
 		parts = []part{call(disp + "'s context.Background()"), {d: domClient, v: ev.eval(domClient, recv)}}
 	case knowledge.Never:
 		if (o.Kind == knowledge.Net || o.Kind == knowledge.TLS) && localNetwork(c, name) {
-			return
+			return nil, Finding{}, false
 		}
 		what := "no dial timeout"
 		if o.DefaultClient {
@@ -159,7 +167,7 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 			dialer = c.Args[0]
 		}
 		if dialer == nil || localNetwork(c, name) {
-			return
+			return nil, Finding{}, false
 		}
 		parts = []part{{d: domDialer, v: ev.eval(domDialer, dialer)}}
 		if o.CtxParam >= 0 {
@@ -180,14 +188,14 @@ func (e *engine) checkOutbound(info *fnInfo, instr ssa.CallInstruction, name str
 				// tx.Exec calls) would repeat that one choice. db.Begin is
 				// not judged, so a transaction used only by helpers is
 				// reported nowhere (docs/analyzers/notimeout.md).
-				return
+				return nil, Finding{}, false
 			}
 		}
 		parts = []part{call("context.Background() inside " + disp)}
 	default:
-		return
+		return nil, Finding{}, false
 	}
-	e.decide(info, instr, parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound, local: local}, nil, nil)
+	return parts, Finding{Callee: disp, Outbound: disp, Kind: o.Kind.String(), Bound: o.Bound, local: local}, true
 }
 
 // checkReach applies a callee's reach claim at a call: the argument

@@ -58,6 +58,10 @@ type Config struct {
 	// IdempotentMethods lists gRPC methods ("/shop.Orders/CreateOrder" or
 	// "Orders/CreateOrder") that are idempotent whatever their names.
 	IdempotentMethods []string
+	// Map makes the engine record the resilience map's claims in the
+	// Result (MapFuncs, MapEntries): the map driver's run sets it. The
+	// facts and findings are the same either way.
+	Map bool
 }
 
 func (c Config) keyHeaders() []string {
@@ -109,6 +113,9 @@ type Result struct {
 	openPolicies   []*OpenPolicy
 	ctxless        []*CtxlessLayer
 	duplicates     []*Duplicate
+	// The resilience map's claims, in map mode (mapclaims.go).
+	mapFuncs   []*MapFunc
+	mapEntries []*MapEntry
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
@@ -216,6 +223,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg Config) {
 	pkg, funcs := buildSSA(pass)
 	e := newEngine(pass, res, pkg, funcs, ext, !cfg.IgnoreTransportTimeouts)
+	e.mapMode = cfg.Map
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	e.run()
@@ -226,6 +234,9 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	// ctxdrop's claims read the alternatives' CtxIO, local and imported.
 	e.ctxClaims(res.roots)
 	e.mergeInto(res)
+	if e.mapMode {
+		e.mapClaims()
+	}
 	if e.std {
 		return
 	}

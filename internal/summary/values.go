@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -96,13 +98,27 @@ var unknown = value{{kind: srcUnknown}}
 
 func bounded() value { return value{{kind: srcBounded}} }
 
+// boundedBy is a bounded value made at call, by what ("context.WithTimeout(3s)"):
+// the resilience map says where a call's bound comes from. Outside map
+// mode it is bounded(), so that nothing else depends on the detail.
+func (ev *evaluator) boundedBy(what string, call ssa.Instruction) value {
+	if !ev.e.mapMode {
+		return bounded()
+	}
+	return value{{kind: srcBounded, fn: call.Parent(), pos: call.Pos(), what: what}}
+}
+
 func join(vs ...value) value {
 	var out value
 	for _, v := range vs {
 	next:
 		for _, s := range v {
 			for _, o := range out {
-				if o == s {
+				// Bounded sources differ only in the detail map mode
+				// records (boundedBy): the first stands for all, so that
+				// the count of sources, and every decision, is the same
+				// in either mode.
+				if o == s || o.kind == srcBounded && s.kind == srcBounded {
 					continue next
 				}
 			}
@@ -567,7 +583,7 @@ func (ev *evaluator) configured(al *ssa.Alloc, fields ...string) value {
 			name := st.Field(r.Field).Name()
 			for _, f := range fields {
 				if name == f && storesNonZero(r) {
-					return bounded()
+					return ev.boundedBy(typeShort(al.Type())+"{"+f+"}", r)
 				}
 			}
 			if name == "Transport" {
@@ -864,7 +880,7 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 			break
 		}
 		if setsContextDeadline(name) {
-			return bounded()
+			return ev.boundedBy(deadlineWhat(c, name), call)
 		}
 		switch name {
 		case "context.Background", "context.TODO":
@@ -1058,14 +1074,14 @@ func (ev *evaluator) claimValue(d domain, call *ssa.Call, index int, claims []Va
 		case stateNone:
 			return value{}, true
 		case "bounded":
-			return bounded(), true
+			return ev.boundedBy(calleeDisplay(c)+"'s result", call), true
 		case "unbounded":
 			what := cl.What + " (from " + calleeDisplay(c) + ")"
 			return value{{kind: srcUnbounded, fn: call.Parent(), pos: call.Pos(), what: what, at: cl.At}}, true
 		case "param":
 			if cl.BoundedIf != nil {
 				if k, ok := argOf(c, cl.BoundedIf.Param).(*ssa.Const); ok && cl.BoundedIf.Holds(k.Value) {
-					return bounded(), true
+					return ev.boundedBy(calleeDisplay(c)+"'s result", call), true
 				}
 			}
 			if a := argOf(c, cl.Param); a != nil {
@@ -1112,6 +1128,34 @@ const runtimeDeadline = "github.com/resilvet/resilvet/runtime/deadline"
 
 // setsContextDeadline reports whether the named function derives a
 // context with a deadline from the one it is given.
+// typeShort names a struct type, or what a pointer points to, by package
+// name: "http.Client".
+func typeShort(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Name() + "." + n.Obj().Name()
+	}
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// deadlineWhat names a deadline-setting call for the resilience map, with
+// its duration when it is a constant: "context.WithTimeout(3s)".
+func deadlineWhat(c *ssa.CallCommon, name string) string {
+	short := name[strings.LastIndex(name, "/")+1:]
+	short = strings.TrimPrefix(short, "(")
+	short = strings.Replace(short, ").", ".", 1)
+	for _, a := range c.Args {
+		if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Int && analysisutil.IsDuration(k.Type()) {
+			if d, exact := constant.Int64Val(k.Value); exact {
+				return short + "(" + time.Duration(d).String() + ")"
+			}
+		}
+	}
+	return short
+}
+
 func setsContextDeadline(name string) bool {
 	switch name {
 	case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause",

@@ -46,3 +46,10 @@ type Server struct{}
 func NewServer() *Server { return &Server{} }
 
 func (s *Server) Serve(l any) error { return nil }
+
+// ServiceRegistrar is what generated Register…Server functions take.
+type ServiceRegistrar interface {
+	RegisterService(desc any, impl any)
+}
+
+func (s *Server) RegisterService(desc any, impl any) {}

@@ -1,0 +1,88 @@
+//go:build e2e
+
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/resilvet/resilvet/internal/resilmap"
+)
+
+// TestMap runs -f map-json and -f html on the example service: the map
+// names its entry points, the calls each reaches with what bounds them,
+// and the findings on the way; the page shows the same paths; both match
+// what docs/examples holds (scripts/example-map.sh writes them).
+func TestMap(t *testing.T) {
+	r := run(t, "../..", bin, "-f", "map-json", "./examples/checkout/...")
+	require.Equal(t, 0, r.code, r.stderr)
+	m, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	require.NoError(t, err)
+	assert.Equal(t, "github.com/resilvet/resilvet", m.Module)
+
+	entries := map[string]string{}
+	for _, e := range m.Entries {
+		entries[e.ID] = e.Kind + " " + e.Name
+	}
+	assert.ElementsMatch(t, []string{"http POST /checkout", "http GET /recent", "main main", "periodic main.refreshPopular"}, values(entries))
+	calls := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c
+	}
+	type row struct{ entry, callee, source, what string }
+	var rows []row
+	findings := 0
+	for _, p := range m.Paths {
+		rows = append(rows, row{entries[p.Entry], calls[p.Call].Callee, p.Deadline.Source, p.Deadline.What})
+		findings += len(p.Findings)
+	}
+	assert.ElementsMatch(t, []row{
+		{"http POST /checkout", "sql.DB.QueryRow", "none", "context.Background() inside sql.DB.QueryRow"},
+		{"http POST /checkout", "sql.DB.ExecContext", "request", "the incoming request's context"},
+		{"http POST /checkout", "sql.DB.ExecContext", "none", "context.WithoutCancel(…), which drops the deadline"},
+		{"http POST /checkout", "http.Client.Do", "client", "http.Client{Timeout}"},
+		{"http POST /checkout", "http.Client.Do", "timeout", "context.WithTimeout(2s)"},
+		{"http GET /recent", "http.Client.Do", "request", "the incoming request's context"},
+		{"periodic main.refreshPopular", "http.Get", "none", "http.DefaultClient, which has no timeout"},
+	}, rows)
+	assert.Equal(t, 7, findings, "each path carries the findings on its way")
+
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "checkout-map.json"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want), r.stdout, "docs/examples/checkout-map.json is stale: run scripts/example-map.sh")
+
+	page := run(t, "../..", bin, "-f", "html", "./examples/checkout/...")
+	require.Equal(t, 0, page.code, page.stderr)
+	assert.Contains(t, page.stdout, "<title>Resilience map of github.com/resilvet/resilvet</title>")
+	assert.Equal(t, len(m.Paths), strings.Count(page.stdout, `<tr class="path `), "one row per path")
+}
+
+// TestMapFlags: the map takes no baseline, and code that does not load
+// gets a clear error.
+func TestMapFlags(t *testing.T) {
+	r := run(t, "../..", bin, "-f", "html", "-baseline", "x.json", "./examples/checkout/...")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "takes no baseline")
+
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/broken")))
+	r = run(t, dir, bin, "-f", "map-json", "./syntax")
+	assert.Contains(t, r.stderr, "syntax.go:6:24")
+	assert.Contains(t, r.stderr, "the map leaves out what did not load")
+	assert.NotContains(t, r.stdout+r.stderr, "panic")
+	_, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	assert.NoError(t, err, "the map of what loaded is still written")
+}
+
+func values(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}

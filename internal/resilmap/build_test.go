@@ -1,0 +1,101 @@
+package resilmap_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/resilvet/resilvet/internal/resilmap"
+	"github.com/resilvet/resilvet/internal/resilvettest"
+	"github.com/resilvet/resilvet/internal/summary"
+)
+
+// buildFixture runs the summary engine in map mode over a package of the
+// shared testdata tree and builds its map.
+func buildFixture(t *testing.T, pkg string) *resilmap.Map {
+	t.Helper()
+	testdata := resilvettest.TestData()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  filepath.Join(testdata, "src", pkg),
+		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOFLAGS="),
+	}
+	pkgs, err := packages.Load(cfg, pkg)
+	require.NoError(t, err)
+	require.Zero(t, packages.PrintErrors(pkgs))
+	sum := summary.New(func() summary.Config { return summary.Config{Map: true} })
+	g, err := checker.Analyze([]*analysis.Analyzer{sum}, pkgs, nil)
+	require.NoError(t, err)
+	var src resilmap.Source
+	src.Module, src.Root = pkg, filepath.Join(testdata, "src")
+	for act := range g.All() {
+		if act.IsRoot && act.Analyzer == sum {
+			res := act.Result.(*summary.Result)
+			src.Funcs = append(src.Funcs, res.MapFuncs()...)
+			src.Entries = append(src.Entries, res.MapEntries()...)
+		}
+	}
+	return resilmap.Build(src)
+}
+
+// pathsByEntry returns, per entry name, the deadline of each call reached,
+// by the call's callee and position.
+func pathsByEntry(m *resilmap.Map) map[string]map[string]resilmap.Deadline {
+	entries, calls := map[string]string{}, map[string]string{}
+	for _, e := range m.Entries {
+		entries[e.ID] = e.Name
+	}
+	for _, c := range m.Calls {
+		calls[c.ID] = c.Callee + " " + c.Pos
+	}
+	out := map[string]map[string]resilmap.Deadline{}
+	for _, p := range m.Paths {
+		if out[entries[p.Entry]] == nil {
+			out[entries[p.Entry]] = map[string]resilmap.Deadline{}
+		}
+		out[entries[p.Entry]][calls[p.Call]] = p.Deadline
+	}
+	return out
+}
+
+// TestBuildResolvesBoundsFromEachEntry: a helper whose caller decides is
+// bounded by what each entry passes: the request's context from a
+// handler, a deadline set on the way, a client's Timeout either way; a
+// closure run by a retry helper gets the context the helper is given; a
+// periodic job's call has no bound; main reaches nothing of the entries
+// it registers or starts.
+func TestBuildResolvesBoundsFromEachEntry(t *testing.T) {
+	m := buildFixture(t, "resilmap/svc")
+	require.NoError(t, m.Check())
+	var kinds []string
+	for _, e := range m.Entries {
+		kinds = append(kinds, e.Kind+" "+e.Name)
+	}
+	assert.ElementsMatch(t, []string{
+		"main main", "http GET /orders", "http /charge", "http /health",
+		"grpc Orders/Get", "periodic main.poll", "goroutine main.drain",
+	}, kinds)
+
+	fetchDo := "http.Client.Do resilmap/svc/svc.go:47:16"
+	chargeDo := "http.Client.Do resilmap/svc/svc.go:40:34"
+	poll := "http.Get resilmap/svc/svc.go:67:18"
+	got := pathsByEntry(m)
+	assert.Equal(t, map[string]resilmap.Deadline{
+		fetchDo: {Source: resilmap.DeadlineClient, What: "http.Client{Timeout}", Pos: "resilmap/svc/svc.go:18:43"},
+	}, got["GET /orders"], "the client's Timeout bounds the call whatever the request's context")
+	assert.Equal(t, map[string]resilmap.Deadline{
+		chargeDo: {Source: resilmap.DeadlineTimeout, What: "context.WithTimeout(3s)", Pos: "resilmap/svc/svc.go:36:17"},
+	}, got["/charge"], "the closure gets the context handed to the retry helper")
+	assert.Equal(t, resilmap.DeadlineClient, got["Orders/Get"][fetchDo].Source)
+	assert.Equal(t, map[string]resilmap.Deadline{
+		poll: {Source: resilmap.DeadlineNone, What: "http.DefaultClient, which has no timeout", Pos: "resilmap/svc/svc.go:67:10"},
+	}, got["main.poll"])
+	assert.Empty(t, got["main"], "main registers the handlers and starts the jobs: they are entries of their own")
+	assert.Empty(t, got["/health"])
+}

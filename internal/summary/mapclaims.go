@@ -1,0 +1,396 @@
+package summary
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The resilience map's claims, recorded only in map mode (Config.Map):
+// for each function of the package, the outbound calls it makes itself
+// with what bounds each one there, and the calls it makes of other
+// functions with what bounds each argument that carries a deadline (a
+// context, a request, a client). The map driver joins them across the
+// packages of a module, from each entry point (mapentries.go) down, the
+// caller's bounds deciding where a callee's parameter does. They are
+// local to the package and never facts: a dependency's helpers appear
+// through their Reaches claims (a call reached with nothing bounding it
+// on the way), which travel as facts already.
+
+// Bound states of a MapBound.
+const (
+	MapBounded   = "bounded"   // a deadline or timeout is set: What and At say which and where
+	MapUnbounded = "unbounded" // nothing bounds it: What and At say what is made without one
+	MapParam     = "param"     // the caller decides: Owner's parameter Param
+	MapUnknown   = "unknown"   // the engine cannot follow it
+)
+
+// MapBound is what bounds an outbound call, or an argument, where it is
+// made.
+type MapBound struct {
+	State string
+	// Of is what bounds or lacks a bound: "ctx", "request", "client",
+	// "dialer", "conn", "transport", or "call" for a call that has no
+	// bound of its own (http.Get).
+	Of string
+	// What and At: for MapBounded, what sets the bound
+	// ("context.WithTimeout(3s)", "http.Client{Timeout}") and where; for
+	// MapUnbounded, what is made without one ("context.Background()") and
+	// where.
+	What, At string
+	// Owner is the map key of the function whose parameter Param (a
+	// signature index, -1 the receiver) decides, for MapParam: the
+	// function itself, or for a closure the function it is in.
+	Owner string
+	Param int
+	// Either lists more parameters that decide with this one, for
+	// MapParam: the call is bounded when any of them is.
+	Either []MapBound
+}
+
+// MapCall is an outbound call of a function.
+type MapCall struct {
+	Kind string // "http", "grpc", "sql", …
+	Call string // source form: "http.Client.Do"
+	At   string // the call's position (the outbound call inside a helper for Through)
+	// Through is the map key of a function of another package that
+	// reaches the call, by its Reaches claim; Chain the calls on the way.
+	// The map driver uses these only when it has no map claims of that
+	// package (a dependency), which would show the call themselves.
+	Through string
+	Chain   []Link
+	Bound   MapBound
+}
+
+// MapEdge is a call of another function, or a closure made (and so
+// possibly run) by the function.
+type MapEdge struct {
+	Callee string // the callee's map key
+	At     string
+	Go     bool // started with a go statement
+	// Args are the bounds of the arguments that carry a deadline, by the
+	// callee's parameter (signature index).
+	Args []MapArg
+}
+
+// MapArg is the bound of the argument given for a parameter.
+type MapArg struct {
+	Param int
+	Bound MapBound
+}
+
+// MapFunc is one function's map claims.
+type MapFunc struct {
+	Key     string // MapKey
+	Display string // source form, for people
+	Pos     string
+	Calls   []MapCall
+	Edges   []MapEdge
+}
+
+// MapFuncs returns the package's functions' map claims (map mode only),
+// sorted by key.
+func (r *Result) MapFuncs() []*MapFunc { r.ready(); return r.mapFuncs }
+
+// MapKey names a function for the map: its full name (generic functions
+// by their origin), or the SSA name of a closure or wrapper.
+func MapKey(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return obj.Origin().FullName()
+	}
+	return fn.String()
+}
+
+// mapClaims records every function's map claims in the Result.
+func (e *engine) mapClaims() {
+	e.resetMemo()
+	for _, fn := range e.funcs {
+		info := e.local[fn]
+		if info == nil {
+			continue
+		}
+		mf := &MapFunc{Key: MapKey(fn), Display: funcDisplay(fn), Pos: e.fullPos(fn.Pos())}
+		for _, instr := range info.ix.calls {
+			e.mapCall(mf, info, instr)
+			// A function literal that captures nothing is a function,
+			// not a MakeClosure.
+			for _, a := range instr.Common().Args {
+				if lit, ok := a.(*ssa.Function); ok && lit.Parent() != nil {
+					e.mapClosure(mf, lit, instr, lit.Pos())
+				}
+			}
+		}
+		for _, mc := range info.ix.closures {
+			if fn, ok := mc.Fn.(*ssa.Function); ok {
+				e.mapClosure(mf, fn, handedTo(mc), mc.Pos())
+			}
+		}
+		if len(mf.Calls) > 0 || len(mf.Edges) > 0 {
+			e.res.mapFuncs = append(e.res.mapFuncs, mf)
+		}
+	}
+	e.mapEntries()
+	sort.Slice(e.res.mapFuncs, func(i, j int) bool { return e.res.mapFuncs[i].Key < e.res.mapFuncs[j].Key })
+}
+
+// mapCall records one call instruction: an outbound call, a callee's
+// reaches, and an edge to a function.
+func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
+	c := instr.Common()
+	at := e.fullPos(c.Pos())
+	if at == "" {
+		at = e.fullPos(instr.Pos())
+	}
+	name := calleeName(c)
+	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
+		parts, f, ok := e.outboundParts(info, instr, name, o)
+		if !ok || f.local {
+			return
+		}
+		mf.Calls = append(mf.Calls, MapCall{Kind: f.Kind, Call: f.Outbound, At: at, Bound: e.mapBound(parts, instr)})
+		return
+	}
+	if registersEntry(c) {
+		return // registration is not a call of what it registers
+	}
+	_, isGo := instr.(*ssa.Go)
+	var callees []*ssa.Function
+	var objs []*types.Func
+	if targets, ok := e.dynamicTargets(c); ok {
+		for _, t := range targets {
+			objs = append(objs, t.method)
+		}
+	} else if fn := c.StaticCallee(); fn != nil {
+		callees = append(callees, fn)
+	} else if f := calleeFunc(c); f != nil {
+		objs = append(objs, f)
+	}
+	// Edges go to the package's own functions, and to other packages'
+	// that have a summary: one that does outbound work has one (its
+	// Retries claim says so), so the others reach no call of the map.
+	for _, fn := range callees {
+		obj, named := fn.Object().(*types.Func)
+		switch {
+		case e.local[fn] != nil:
+		case named && obj.Pkg() != e.pass.Pkg:
+			s := e.summaryOf(c)
+			if s == nil {
+				continue
+			}
+			e.mapReaches(mf, instr, MapKey(fn), s)
+		case named: // a method value's wrapper: the method is the callee
+		default:
+			continue
+		}
+		mf.Edges = append(mf.Edges, MapEdge{Callee: MapKey(fn), At: at, Go: isGo, Args: e.mapArgs(instr, fn.Signature)})
+	}
+	for _, obj := range objs {
+		key := obj.Origin().FullName()
+		if obj.Pkg() != e.pass.Pkg {
+			s := e.summaryOfFunc(obj)
+			if s == nil {
+				continue
+			}
+			e.mapReaches(mf, instr, key, s)
+		}
+		sig, _ := obj.Type().(*types.Signature)
+		mf.Edges = append(mf.Edges, MapEdge{Callee: key, At: at, Go: isGo, Args: e.mapArgs(instr, sig)})
+	}
+}
+
+// mapReaches records the outbound calls a function of another package
+// reaches by its Reaches claim, bounded as the argument the caller gives.
+func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key string, s *FuncSummary) {
+	if s == nil {
+		return
+	}
+	c := instr.Common()
+	for _, r := range s.Reaches {
+		d, ok := domainOf(r.Of)
+		a := argOf(c, r.Param)
+		if !ok || a == nil || r.Local {
+			continue
+		}
+		at := ""
+		if len(r.Chain) > 0 {
+			at = r.Chain[len(r.Chain)-1].At
+		}
+		b := e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)
+		mf.Calls = append(mf.Calls, MapCall{Kind: r.Kind, Call: r.Call, At: at, Through: key, Chain: r.Chain, Bound: b})
+	}
+}
+
+// mapClosure records a closure the function makes as an edge: it may run
+// here or be handed to what runs it (a retry layer, a breaker, a
+// goroutine). Its context parameters get the context of the call it is
+// handed to, which such layers pass on (derived, with the same
+// deadline); anywhere else they are unknown.
+func (e *engine) mapClosure(mf *MapFunc, fn *ssa.Function, to ssa.CallInstruction, pos token.Pos) {
+	if to != nil && registersEntry(to.Common()) {
+		return // an entry point of its own (mapentries.go), not work done here
+	}
+	edge := MapEdge{Callee: MapKey(fn), At: e.fullPos(pos)}
+	for i, p := range paramsOf(fn.Signature) {
+		if !analysisutil.IsContext(p.Type()) {
+			continue
+		}
+		b := MapBound{State: MapUnknown, Of: "ctx"}
+		if to != nil {
+			for _, a := range to.Common().Args {
+				if analysisutil.IsContext(a.Type()) {
+					b = e.mapBound([]part{{d: domCtx, v: e.evalAt(domCtx, a, to)}}, to)
+					break
+				}
+			}
+		}
+		edge.Args = append(edge.Args, MapArg{Param: i, Bound: b})
+	}
+	mf.Edges = append(mf.Edges, edge)
+}
+
+// handedTo returns the call a closure is handed to as an argument, if
+// any.
+func handedTo(mc *ssa.MakeClosure) ssa.CallInstruction {
+	for _, r := range *mc.Referrers() {
+		if call, ok := r.(ssa.CallInstruction); ok && call.Common().Value != mc {
+			return call
+		}
+	}
+	return nil
+}
+
+// registersEntry reports whether a call registers a handler, a gRPC
+// service or a scheduled job: what it is given is an entry point.
+func registersEntry(c *ssa.CallCommon) bool {
+	name := calleeName(c)
+	_, route := knowledge.RouteOf(name)
+	_, scheduled := knowledge.ScheduledFunc(name)
+	return route || scheduled || isServiceRegistration(c)
+}
+
+// mapArgs returns the bounds of the arguments of a call given for the
+// parameters of sig that carry a deadline.
+func (e *engine) mapArgs(instr ssa.CallInstruction, sig *types.Signature) []MapArg {
+	if sig == nil {
+		return nil
+	}
+	c := instr.Common()
+	var out []MapArg
+	for i, p := range paramsOf(sig) {
+		d, ok := deadlineDomain(p.Type())
+		if !ok {
+			continue
+		}
+		a := argOf(c, i)
+		if a == nil {
+			continue
+		}
+		out = append(out, MapArg{Param: i, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)})
+	}
+	if recv := sig.Recv(); recv != nil {
+		if d, ok := deadlineDomain(recv.Type()); ok {
+			if a := argOf(c, -1); a != nil {
+				out = append(out, MapArg{Param: -1, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)})
+			}
+		}
+	}
+	return out
+}
+
+// paramsOf returns sig's parameters, receiver excluded.
+func paramsOf(sig *types.Signature) []*types.Var {
+	out := make([]*types.Var, sig.Params().Len())
+	for i := range out {
+		out[i] = sig.Params().At(i)
+	}
+	return out
+}
+
+// deadlineDomain returns the domain of a parameter type that carries a
+// deadline: a context, a request (by its context), a client (by its
+// Timeout).
+func deadlineDomain(t types.Type) (domain, bool) {
+	switch {
+	case analysisutil.IsContext(t):
+		return domCtx, true
+	case analysisutil.IsHTTPRequestPtr(t):
+		return domRequest, true
+	case analysisutil.IsHTTPClientPtr(t):
+		return domClient, true
+	}
+	return 0, false
+}
+
+// mapBound decides what bounds a call from the values that could: the
+// first bounded one; else unknown if one cannot be followed; else the
+// caller's parameter; else the unbounded one.
+func (e *engine) mapBound(parts []part, instr ssa.Instruction) MapBound {
+	for _, p := range parts {
+		if p.v.state() != stBounded {
+			continue
+		}
+		b := MapBound{State: MapBounded, Of: p.d.String()}
+		for _, s := range p.v {
+			if s.kind == srcBounded && s.what != "" {
+				b.What, b.At = s.what, e.fullPos(e.callStart(s.pos))
+				break
+			}
+		}
+		return b
+	}
+	var params []MapBound
+	for _, p := range parts {
+		switch p.v.state() {
+		case stUnknown:
+			return MapBound{State: MapUnknown, Of: p.d.String()}
+		case stParam:
+			s := p.v.params()[0]
+			params = append(params, MapBound{State: MapParam, Of: p.d.String(), Owner: MapKey(s.fn), Param: sigIndex(s.fn, s.fn.Params[s.param])})
+		}
+	}
+	switch len(params) {
+	case 0:
+	case 1:
+		return params[0]
+	default:
+		// Two of the caller's values decide (a context and a client):
+		// either bounds the call.
+		b := params[0]
+		b.Either = params[1:]
+		return b
+	}
+	for _, p := range parts {
+		if us := p.v.unbounded(); len(us) > 0 {
+			of := p.d.String()
+			if us[0].fn != nil && us[0].pos == instr.Pos() {
+				of = "call"
+			}
+			return MapBound{State: MapUnbounded, Of: of, What: us[0].what, At: e.srcAtFull(us[0])}
+		}
+	}
+	return MapBound{State: MapUnknown}
+}
+
+// srcAtFull is where an unbounded value is made, with its file's path.
+func (e *engine) srcAtFull(s src) string {
+	if s.at != "" {
+		return s.at
+	}
+	return e.fullPos(e.callStart(s.pos))
+}
+
+// fullPos is a position as file:line:col with the file's full path,
+// which the map driver makes relative to the module; "" when unknown.
+func (e *engine) fullPos(pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	p := e.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}

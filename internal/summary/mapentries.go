@@ -1,0 +1,228 @@
+package summary
+
+import (
+	"go/constant"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The resilience map's entry points, found where the package registers
+// or starts them (map mode only): HTTP handlers registered on a mux or
+// router (the knowledge table's routes), gRPC services registered with
+// their generated Register…Server function, func main, goroutines main
+// and the start-up functions start, and periodic jobs (a function that
+// makes a ticker, or one a scheduler runs).
+
+// Entry kinds of a MapEntry, as in the map.
+const (
+	EntryHTTP      = "http"
+	EntryGRPC      = "grpc"
+	EntryMain      = "main"
+	EntryGoroutine = "goroutine"
+	EntryPeriodic  = "periodic"
+)
+
+// MapEntry is an entry point the package registers or starts.
+type MapEntry struct {
+	Kind string
+	// Name is what the entry answers to: "POST /checkout", "Orders/Create",
+	// "main", or the started function's source form.
+	Name string
+	Func string // the entry's function, by map key
+	At   string // where it is registered or started
+	// Request is the index of the parameter that carries the incoming
+	// request's deadline (the *http.Request, the gRPC method's context),
+	// or -2 for none.
+	Request int
+}
+
+// MapEntries returns the entry points the package registers or starts
+// (map mode only), in source order.
+func (r *Result) MapEntries() []*MapEntry { r.ready(); return r.mapEntries }
+
+// noRequest is MapEntry.Request for entries no request starts.
+const noRequest = -2
+
+// mapEntries records the package's entry points.
+func (e *engine) mapEntries() {
+	var out []*MapEntry
+	periodic := map[string]bool{}
+	for _, fn := range e.funcs {
+		info := e.local[fn]
+		if info == nil {
+			continue
+		}
+		if fn.Name() == "main" && fn.Parent() == nil && fn.Signature.Recv() == nil && e.pass.Pkg.Name() == "main" {
+			out = append(out, &MapEntry{Kind: EntryMain, Name: "main", Func: MapKey(fn), At: e.fullPos(fn.Pos()), Request: noRequest})
+		}
+		startUp := fn.Parent() == nil && knowledge.IsStartupName(fn.Name())
+		for _, instr := range info.ix.calls {
+			c := instr.Common()
+			name := calleeName(c)
+			if knowledge.StartsPeriodic(name) && !periodic[MapKey(fn)] {
+				periodic[MapKey(fn)] = true
+				out = append(out, &MapEntry{Kind: EntryPeriodic, Name: funcDisplay(fn), Func: MapKey(fn), At: e.fullPos(c.Pos()), Request: noRequest})
+			}
+			if i, ok := knowledge.ScheduledFunc(name); ok {
+				if target := handlerTarget(argOf(c, i)); target != nil {
+					periodic[MapKey(target)] = true
+					out = append(out, &MapEntry{Kind: EntryPeriodic, Name: funcDisplay(target), Func: MapKey(target), At: e.fullPos(c.Pos()), Request: noRequest})
+				}
+			}
+			if r, ok := knowledge.RouteOf(name); ok {
+				if en := e.routeEntry(c, r); en != nil {
+					out = append(out, en)
+				}
+				continue
+			}
+			if isServiceRegistration(c) {
+				out = append(out, e.serviceEntries(c)...)
+				continue
+			}
+			if g, ok := instr.(*ssa.Go); ok && startUp {
+				if target := g.Call.StaticCallee(); target != nil {
+					out = append(out, &MapEntry{Kind: EntryGoroutine, Name: funcDisplay(target), Func: MapKey(target), At: e.fullPos(g.Pos()), Request: noRequest})
+				}
+			}
+		}
+	}
+	// A goroutine that runs a periodic job is the job.
+	out = dropGoroutinesOf(out, periodic)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
+	e.res.mapEntries = out
+}
+
+func dropGoroutinesOf(entries []*MapEntry, periodic map[string]bool) []*MapEntry {
+	var out []*MapEntry
+	for _, en := range entries {
+		if en.Kind == EntryGoroutine && periodic[en.Func] {
+			continue
+		}
+		out = append(out, en)
+	}
+	return out
+}
+
+// routeEntry returns the entry of a handler registration, or nil when the
+// handler is not a function the engine can name.
+func (e *engine) routeEntry(c *ssa.CallCommon, r knowledge.Route) *MapEntry {
+	target := handlerTarget(argOf(c, r.Handler))
+	key, display := "", ""
+	switch {
+	case target != nil:
+		key, display = MapKey(target), funcDisplay(target)
+	default:
+		m := serveHTTPOf(argOf(c, r.Handler))
+		if m == nil {
+			return nil
+		}
+		key, display = m.FullName(), m.Name()
+	}
+	pattern := display
+	if k, ok := argOf(c, r.Pattern).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+		pattern = constant.StringVal(k.Value)
+	}
+	if r.Method != "" {
+		pattern = r.Method + " " + pattern
+	}
+	return &MapEntry{Kind: EntryHTTP, Name: pattern, Func: key, At: e.fullPos(c.Pos()), Request: 1}
+}
+
+// handlerTarget returns the function a func value is: a function, a
+// closure, a method value (through its wrapper, which MapKey names by
+// the method), or any of those converted (http.HandlerFunc(f)).
+func handlerTarget(v ssa.Value) *ssa.Function {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Function:
+			return x
+		case *ssa.MakeClosure:
+			fn, _ := x.Fn.(*ssa.Function)
+			return fn
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// serveHTTPOf returns the ServeHTTP method of the value registered as a
+// handler, by its dynamic type.
+func serveHTTPOf(v ssa.Value) *types.Func {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(mi.X.Type(), true, nil, "ServeHTTP")
+	f, _ := obj.(*types.Func)
+	return f
+}
+
+// isServiceRegistration reports whether c calls a generated gRPC
+// Register…Server function: a registrar and the service's
+// implementation, an interface.
+func isServiceRegistration(c *ssa.CallCommon) bool {
+	f := calleeFunc(c)
+	if f == nil || !strings.HasPrefix(f.Name(), "Register") || !strings.HasSuffix(f.Name(), "Server") {
+		return false
+	}
+	sig := f.Type().(*types.Signature)
+	if sig.Params().Len() != 2 {
+		return false
+	}
+	reg := types.TypeString(sig.Params().At(0).Type(), nil)
+	if reg != "google.golang.org/grpc.ServiceRegistrar" && reg != "*google.golang.org/grpc.Server" {
+		return false
+	}
+	_, ok := sig.Params().At(1).Type().Underlying().(*types.Interface)
+	return ok
+}
+
+// serviceEntries returns an entry per method of a registered gRPC
+// service, at the implementation's method.
+func (e *engine) serviceEntries(c *ssa.CallCommon) []*MapEntry {
+	f := calleeFunc(c)
+	iface := f.Type().(*types.Signature).Params().At(1).Type()
+	mi, ok := argOf(c, 1).(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	service := strings.TrimSuffix(types.TypeString(iface, func(*types.Package) string { return "" }), "Server")
+	var out []*MapEntry
+	ms := types.NewMethodSet(iface)
+	for i := range ms.Len() {
+		m := ms.At(i).Obj()
+		if !m.Exported() {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(mi.X.Type(), true, m.Pkg(), m.Name())
+		impl, ok := obj.(*types.Func)
+		if !ok || impl.Pkg() == nil || strings.HasPrefix(impl.Name(), "mustEmbed") {
+			continue
+		}
+		if isUnimplemented(impl) {
+			continue
+		}
+		out = append(out, &MapEntry{Kind: EntryGRPC, Name: service + "/" + m.Name(), Func: impl.Origin().FullName(), At: e.fullPos(c.Pos()), Request: 0})
+	}
+	return out
+}
+
+// isUnimplemented reports whether a method is the generated
+// Unimplemented…Server's, which answers Unimplemented and reaches
+// nothing.
+func isUnimplemented(f *types.Func) bool {
+	recv := f.Type().(*types.Signature).Recv()
+	return recv != nil && strings.Contains(types.TypeString(recv.Type(), nil), ".Unimplemented")
+}
