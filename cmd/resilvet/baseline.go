@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
 	"honnef.co/go/tools/lintcmd/runner"
 
 	"github.com/resilvet/resilvet/analyzers"
@@ -130,7 +132,7 @@ func reportBaseline(path string, absorbed, stale int) {
 
 // runBinary runs the analyzers on args with the runner's binary output
 // and returns its results; nil and the runner's status if it failed.
-func runBinary(opts *analyzers.Options, args []string) ([]lintResult, int) {
+func runBinary(opts *analyzers.Options, args []string, extra ...func(suite []*analysis.Analyzer) *lint.Analyzer) ([]lintResult, int) {
 	out, err := os.CreateTemp("", "resilvet-run-*.bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
@@ -138,7 +140,7 @@ func runBinary(opts *analyzers.Options, args []string) ([]lintResult, int) {
 	}
 	defer os.Remove(out.Name())
 	defer out.Close()
-	cmd := newCommand(opts)
+	cmd := newCommand(opts, extra...)
 	cmd.ParseFlags(args)
 	testsByDefault(cmd.FlagSet(), opts)
 	if err := cmd.FlagSet().Set("f", "binary"); err != nil {

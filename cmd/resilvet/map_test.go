@@ -51,6 +51,24 @@ func TestMap(t *testing.T) {
 		{"periodic main.refreshPopular", "http.Get", "none", "http.DefaultClient, which has no timeout"},
 	}, rows)
 	assert.Equal(t, 7, findings, "each path carries the findings on its way")
+	for _, p := range m.Paths {
+		c := calls[p.Call]
+		switch {
+		case entries[p.Entry] == "http GET /recent":
+			require.NotNil(t, p.Retry)
+			assert.Equal(t, "9", p.Retry.Product, "the handler's loop around recommend.Recent's loop")
+		case c.Callee == "http.Client.Do" && c.Func == "payments.Client.send":
+			require.NotNil(t, p.Retry)
+			assert.Equal(t, "3", p.Retry.Product)
+			require.NotNil(t, p.Idempotent)
+			assert.False(t, *p.Idempotent, "a POST without an idempotency key")
+			assert.Equal(t, "/charges?", c.Target, "the URL's constant part, from the request Charge makes")
+		case c.Callee == "sql.DB.QueryRow":
+			assert.Equal(t, "SELECT sum(price) FROM cart WHERE user_id = $1", c.Target)
+			require.NotNil(t, p.Idempotent)
+			assert.True(t, *p.Idempotent)
+		}
+	}
 
 	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "checkout-map.json"))
 	require.NoError(t, err)

@@ -3,14 +3,15 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"go/token"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+	"honnef.co/go/tools/analysis/lint"
 
 	"github.com/resilvet/resilvet/analyzers"
 	"github.com/resilvet/resilvet/internal/resilmap"
@@ -26,38 +27,52 @@ const (
 // isMapFormat reports whether -f asks for the resilience map.
 func isMapFormat(format string) bool { return format == formatHTML || format == formatMapJSON }
 
-// runMap builds the resilience map of the packages the patterns name and
-// writes it to stdout in the format. The summary engine runs in map mode
-// over every package in one process (x/tools' checker), and the map is
-// joined from its claims on the root packages and the analyzers' findings
-// there. It returns the exit status: 0 when the map was written, even
-// with findings on it (the map is a report, not a gate), 1 when the
-// packages cannot be loaded or the map cannot be written.
-func runMap(opts *analyzers.Options, patterns []string, format string, out io.Writer) int {
+// runMap builds the resilience map of the packages args name and writes
+// it to out in the format. It runs the analyzers as the standalone run
+// does (staticcheck's runner, one package in memory at a time), with the
+// summary in map mode and one more analyzer that collects the map claims
+// of each package it checks; the map is joined from those claims and the
+// findings. The runner's cache is a fresh directory: a package read from
+// the cache would run no analyzer, and collect nothing. It returns the
+// exit status: 0 when the map was written, even with findings on it (the
+// map is a report, not a gate), 1 when the packages cannot be loaded or
+// the map cannot be written.
+func runMap(opts *analyzers.Options, args, patterns []string, format string, out io.Writer) int {
 	opts.Map = true
-	suite := analyzers.Suite(opts)
-	sum := summaryOf(suite)
-	if sum == nil {
-		fmt.Fprintln(os.Stderr, "resilvet: internal error: no summary analyzer in the suite")
-		return 1
-	}
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: opts.IncludeTests}, patterns...)
+	cache, err := os.MkdirTemp("", "resilvet-map-*")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
 	}
-	if n := packages.PrintErrors(pkgs); n > 0 {
-		fmt.Fprintf(os.Stderr, "resilvet: %d package error(s); the map leaves out what did not load\n", n)
-	}
-	g, err := checker.Analyze(append(suite, sum), pkgs, nil)
-	if err != nil {
+	defer os.RemoveAll(cache)
+	if err := os.Setenv("STATICCHECK_CACHE", cache); err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
 	}
-	src := mapSource(g, sum, pkgs)
+	var col collector
+	results, status := runBinary(opts, args, col.analyzer)
+	if results == nil {
+		return max(status, 1)
+	}
+	src := col.source()
+	src.Module, src.Root = moduleOf(patterns)
+	for _, f := range identify(results) {
+		d := f.d
+		// The runner's positions are relative to the working directory;
+		// the engine's have the file's full path.
+		file, err := filepath.Abs(d.Position.Filename)
+		if err != nil {
+			file = d.Position.Filename
+		}
+		src.Findings = append(src.Findings, resilmap.Finding{Analyzer: d.Category, Message: d.Message, Pos: fmt.Sprintf("%s:%d:%d", file, d.Position.Line, d.Position.Column)})
+	}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if d.Category == "compile" {
+				fmt.Fprintf(os.Stderr, "resilvet: %v: %s (the map leaves out what did not load)\n", d.Position, d.Message)
+			}
+		}
+	}
 	m := resilmap.Build(src)
 	w := bufio.NewWriter(out)
 	if format == formatHTML {
@@ -75,6 +90,61 @@ func runMap(opts *analyzers.Options, patterns []string, format string, out io.Wr
 	return 0
 }
 
+// collector gathers the map claims of the packages the runner checks.
+type collector struct {
+	mu      sync.Mutex
+	funcs   []*summary.MapFunc
+	entries []*summary.MapEntry
+}
+
+// analyzer returns the collecting analyzer, which requires the suite's
+// summary. The runner runs it on the packages named, not on their
+// dependencies: it has no facts.
+func (c *collector) analyzer(suite []*analysis.Analyzer) *lint.Analyzer {
+	sum := summaryOf(suite)
+	a := &analysis.Analyzer{
+		Name:     "resilvetmap",
+		Doc:      "collects the resilience map's claims of each package",
+		Requires: []*analysis.Analyzer{sum},
+		Run: func(pass *analysis.Pass) (any, error) {
+			res, ok := pass.ResultOf[sum].(*summary.Result)
+			if !ok {
+				return nil, nil
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.funcs = append(c.funcs, res.MapFuncs()...)
+			c.entries = append(c.entries, res.MapEntries()...)
+			return nil, nil
+		},
+	}
+	return &lint.Analyzer{Analyzer: a, Doc: &lint.RawDocumentation{Title: "the resilience map's claims", Severity: lint.SeverityHint}}
+}
+
+// source returns what was collected, in a stable order (the runner
+// checks packages in parallel).
+func (c *collector) source() resilmap.Source {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	funcs := dedupFuncs(c.funcs)
+	sort.SliceStable(c.entries, func(i, j int) bool { return c.entries[i].At < c.entries[j].At })
+	return resilmap.Source{Funcs: funcs, Entries: c.entries}
+}
+
+// dedupFuncs sorts funcs by key and keeps one of each: a package checked
+// in two builds (its test variant) is collected twice.
+func dedupFuncs(funcs []*summary.MapFunc) []*summary.MapFunc {
+	sort.SliceStable(funcs, func(i, j int) bool { return funcs[i].Key < funcs[j].Key })
+	var out []*summary.MapFunc
+	for _, f := range funcs {
+		if len(out) > 0 && out[len(out)-1].Key == f.Key {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // summaryOf returns the summary analyzer the suite's analyzers require.
 func summaryOf(suite []*analysis.Analyzer) *analysis.Analyzer {
 	for _, a := range suite {
@@ -84,44 +154,23 @@ func summaryOf(suite []*analysis.Analyzer) *analysis.Analyzer {
 			}
 		}
 	}
-	return nil
+	panic("internal error: no summary analyzer in the suite")
 }
 
-// mapSource collects the engine's map claims and the findings of the
-// root packages.
-func mapSource(g *checker.Graph, sum *analysis.Analyzer, pkgs []*packages.Package) resilmap.Source {
-	var src resilmap.Source
+// moduleOf returns the path and directory of the module the patterns'
+// first package belongs to, or empty strings.
+func moduleOf(patterns []string) (path, dir string) {
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedModule}, patterns...)
+	if err != nil {
+		return "", ""
+	}
 	for _, p := range pkgs {
 		if p.Module != nil {
-			src.Module, src.Root = p.Module.Path, p.Module.Dir
-			break
+			return p.Module.Path, p.Module.Dir
 		}
 	}
-	for act := range g.All() {
-		if !act.IsRoot || act.Err != nil {
-			continue
-		}
-		if act.Analyzer == sum {
-			res, ok := act.Result.(*summary.Result)
-			if !ok {
-				continue
-			}
-			src.Funcs = append(src.Funcs, res.MapFuncs()...)
-			src.Entries = append(src.Entries, res.MapEntries()...)
-			continue
-		}
-		for _, d := range act.Diagnostics {
-			src.Findings = append(src.Findings, resilmap.Finding{Analyzer: act.Analyzer.Name, Message: d.Message, Pos: fullPos(act.Package.Fset, d.Pos)})
-		}
-	}
-	// The checker runs packages in parallel: sort for a stable map.
-	sort.Slice(src.Funcs, func(i, j int) bool { return src.Funcs[i].Key < src.Funcs[j].Key })
-	sort.SliceStable(src.Entries, func(i, j int) bool { return src.Entries[i].At < src.Entries[j].At })
-	sort.SliceStable(src.Findings, func(i, j int) bool { return src.Findings[i].Pos < src.Findings[j].Pos })
-	return src
-}
-
-func fullPos(fset *token.FileSet, pos token.Pos) string {
-	p := fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+	return "", ""
 }

@@ -58,7 +58,7 @@ func runStandalone(args []string) int {
 			fmt.Fprintln(os.Stderr, "resilvet: the resilience map (-f "+format+") shows every finding; it takes no baseline")
 			return 2
 		}
-		return runMap(&opts, fs.Args(), format, os.Stdout)
+		return runMap(&opts, args, fs.Args(), format, os.Stdout)
 	}
 	if flags.read != "" && flags.write != "" {
 		fmt.Fprintln(os.Stderr, "resilvet: -baseline and -baseline-write do not go together: write a baseline, then run with it")
@@ -88,8 +88,10 @@ func testsByDefault(fs *flag.FlagSet, opts *analyzers.Options) {
 }
 
 // newCommand returns the runner's command with resilvet's analyzers
-// registered, bound to opts, and the flags that fill opts.
-func newCommand(opts *analyzers.Options) *lintcmd.Command {
+// registered, bound to opts, and the flags that fill opts; extra, if
+// given, adds an analyzer built on the suite (the map's collector, which
+// requires the suite's summary).
+func newCommand(opts *analyzers.Options, extra ...func(suite []*analysis.Analyzer) *lint.Analyzer) *lintcmd.Command {
 	cmd := lintcmd.NewCommand("resilvet")
 	v := version()
 	cmd.SetVersion(v, v)
@@ -97,9 +99,13 @@ func newCommand(opts *analyzers.Options) *lintcmd.Command {
 	fs.Usage = func() { printHelp(os.Stderr, nil) }
 	addOptionFlags(fs, opts)
 	new(baselineFlags).register(fs)
-	for _, a := range analyzers.Suite(opts) {
+	suite := analyzers.Suite(opts)
+	for _, a := range suite {
 		d, _ := analyzers.Documentation(a.Name)
 		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(d)})
+	}
+	for _, x := range extra {
+		cmd.AddAnalyzers(x(suite))
 	}
 	return cmd
 }

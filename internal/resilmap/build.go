@@ -78,10 +78,16 @@ type param struct {
 // (and those of the functions it is a closure in), the functions on the
 // way and the call sites that led there.
 type step struct {
-	fn    *summary.MapFunc
-	env   map[param]summary.MapBound
-	via   []string
-	sites []string
+	fn   *summary.MapFunc
+	env  map[param]summary.MapBound
+	idem map[param]summary.MapIdem // what the requests passed may do
+	// targets are the URLs of the requests passed, where known.
+	targets map[param]string
+	via     []string
+	sites   []string
+	// layers are the retry layers and breakers the function runs in,
+	// outermost first.
+	layers []summary.MapLayer
 }
 
 // requestBound stands for the incoming request's deadline in an entry's
@@ -97,7 +103,7 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 	if en.Request != -2 {
 		env[param{en.Func, en.Request}] = summary.MapBound{State: requestBound}
 	}
-	queue := []step{{fn: start, env: env, via: []string{start.Display}, sites: []string{en.At}}}
+	queue := []step{{fn: start, env: env, idem: map[param]summary.MapIdem{}, targets: map[param]string{}, via: []string{start.Display}, sites: []string{en.At}}}
 	visited := map[string]bool{start.Key: true}
 	reached := map[string]bool{}
 	for len(queue) > 0 {
@@ -113,13 +119,21 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 			}
 			reached[id] = true
 			bound := resolve(c.Bound, s.env)
-			b.m.Paths = append(b.m.Paths, Path{
-				Entry:    entryID,
-				Call:     id,
-				Via:      append([]string(nil), s.via...),
-				Deadline: b.deadline(bound),
-				Findings: b.findings(append(append([]string(nil), s.sites...), c.At, bound.At)),
-			})
+			layers := append(append([]summary.MapLayer(nil), s.layers...), c.Layers...)
+			p := Path{
+				Entry:      entryID,
+				Call:       id,
+				Via:        append([]string(nil), s.via...),
+				Deadline:   b.deadline(bound),
+				Retry:      b.retry(layers),
+				Breaker:    b.breaker(layers),
+				Idempotent: idempotent(resolveIdem(c.Idem, s.idem)),
+				Findings:   b.findings(append(append(append([]string(nil), s.sites...), layerSites(layers)...), c.At, bound.At)),
+			}
+			b.m.Paths = append(b.m.Paths, p)
+			if c.Target == "" && c.Idem.State == summary.IdemParam {
+				b.setTarget(id, s.targets[param{c.Idem.Owner, c.Idem.Param}])
+			}
 		}
 		if len(s.via) >= maxDepth {
 			continue
@@ -134,14 +148,31 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 			for k, v := range s.env {
 				env[k] = v
 			}
+			idem := make(map[param]summary.MapIdem, len(s.idem))
+			for k, v := range s.idem {
+				idem[k] = v
+			}
+			targets := make(map[param]string, len(s.targets))
+			for k, v := range s.targets {
+				targets[k] = v
+			}
 			for _, a := range e.Args {
 				env[param{callee.Key, a.Param}] = resolve(a.Bound, s.env)
+				if a.Target != "" {
+					targets[param{callee.Key, a.Param}] = a.Target
+				}
+				if a.Idem != nil {
+					idem[param{callee.Key, a.Param}] = resolveIdem(*a.Idem, s.idem)
+				}
 			}
 			queue = append(queue, step{
-				fn:    callee,
-				env:   env,
-				via:   append(append([]string(nil), s.via...), callee.Display),
-				sites: append(append([]string(nil), s.sites...), e.At),
+				fn:      callee,
+				env:     env,
+				idem:    idem,
+				targets: targets,
+				via:     append(append([]string(nil), s.via...), callee.Display),
+				sites:   append(append([]string(nil), s.sites...), e.At),
+				layers:  append(append([]summary.MapLayer(nil), s.layers...), e.Layers...),
 			})
 		}
 	}
@@ -171,6 +202,109 @@ func resolve(bd summary.MapBound, env map[param]summary.MapBound) summary.MapBou
 	return best
 }
 
+// setTarget gives a call the target a path found for it, the first one
+// found: the request a helper sends is made by its callers.
+func (b *builder) setTarget(id, target string) {
+	if target == "" {
+		return
+	}
+	for i := range b.m.Calls {
+		if b.m.Calls[i].ID == id && b.m.Calls[i].Target == "" {
+			b.m.Calls[i].Target = target
+		}
+	}
+}
+
+// resolveIdem replaces a request parameter's idempotence by what the
+// caller passed; unknown when the walk knows nothing of it.
+func resolveIdem(id summary.MapIdem, env map[param]summary.MapIdem) summary.MapIdem {
+	if id.State != summary.IdemParam {
+		return id
+	}
+	return env[param{id.Owner, id.Param}]
+}
+
+func idempotent(id summary.MapIdem) *bool {
+	switch id.State {
+	case summary.IdemYes:
+		t := true
+		return &t
+	case summary.IdemNo:
+		f := false
+		return &f
+	}
+	return nil
+}
+
+// retry returns the retry layers on a path and their product, or nil
+// when there are none. A runtime layer inside another runtime layer
+// makes one attempt (it finds the outer attempt in its context) unless
+// its policy allows nesting.
+func (b *builder) retry(layers []summary.MapLayer) *Retry {
+	var r Retry
+	product, unbounded, unknown := 1, false, false
+	runtimeAbove := false
+	for _, l := range layers {
+		if l.Kind != "retry" {
+			continue
+		}
+		r.Layers = append(r.Layers, Layer{What: l.What, Attempts: attemptsText(l.Attempts), Pos: b.rel(l.At)})
+		yields := l.Runtime && runtimeAbove && !l.Nested
+		runtimeAbove = runtimeAbove || l.Runtime
+		switch {
+		case yields:
+		case l.Attempts < 0:
+			unbounded = true
+		case l.Attempts == 0:
+			unknown = true
+		default:
+			product *= l.Attempts
+		}
+	}
+	if len(r.Layers) == 0 {
+		return nil
+	}
+	switch {
+	case unbounded:
+		r.Product = AttemptsUnbounded
+	case unknown:
+		r.Product = AttemptsUnknown
+	default:
+		r.Product = fmt.Sprint(product)
+	}
+	return &r
+}
+
+func attemptsText(n int) string {
+	switch {
+	case n < 0:
+		return AttemptsUnbounded
+	case n == 0:
+		return AttemptsUnknown
+	}
+	return fmt.Sprint(n)
+}
+
+// breaker returns the innermost breaker on a path, if any.
+func (b *builder) breaker(layers []summary.MapLayer) *Layer {
+	for i := len(layers) - 1; i >= 0; i-- {
+		if layers[i].Kind == "breaker" {
+			return &Layer{What: layers[i].What, Pos: b.rel(layers[i].At)}
+		}
+	}
+	return nil
+}
+
+// layerSites are the layers' positions: a finding there (retrystack's,
+// hedgeidem's at a retry layer) lies on the path.
+func layerSites(layers []summary.MapLayer) []string {
+	var out []string
+	for _, l := range layers {
+		out = append(out, l.At)
+	}
+	return out
+}
+
 // callID returns the id of the call, adding it to the map on first use.
 func (b *builder) callID(fn *summary.MapFunc, c summary.MapCall) string {
 	k := c.At + "\x00" + c.Call
@@ -183,7 +317,7 @@ func (b *builder) callID(fn *summary.MapFunc, c summary.MapCall) string {
 	if c.Through != "" {
 		owner = b.display(c.Through)
 	}
-	b.m.Calls = append(b.m.Calls, Call{ID: id, Kind: callKind(c.Kind), Callee: c.Call, Func: owner, Pos: b.rel(c.At)})
+	b.m.Calls = append(b.m.Calls, Call{ID: id, Kind: callKind(c.Kind), Target: c.Target, Callee: c.Call, Func: owner, Pos: b.rel(c.At)})
 	return id
 }
 

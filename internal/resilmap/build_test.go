@@ -99,3 +99,33 @@ func TestBuildResolvesBoundsFromEachEntry(t *testing.T) {
 	assert.Empty(t, got["main"], "main registers the handlers and starts the jobs: they are entries of their own")
 	assert.Empty(t, got["/health"])
 }
+
+// TestBuildLayersAndIdempotence: the closure handed to a retry helper
+// runs in the helper's loop, so the POST it sends is retried 3 times and
+// is not idempotent; the map names the request's URL.
+func TestBuildLayersAndIdempotence(t *testing.T) {
+	m := buildFixture(t, "resilmap/svc")
+	calls := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c
+	}
+	var charge *resilmap.Path
+	for i, p := range m.Paths {
+		if calls[p.Call].Pos == "resilmap/svc/svc.go:40:34" {
+			charge = &m.Paths[i]
+		}
+	}
+	require.NotNil(t, charge)
+	assert.Equal(t, "http://payments/charge", calls[charge.Call].Target)
+	require.NotNil(t, charge.Retry)
+	assert.Equal(t, "3", charge.Retry.Product)
+	require.NotNil(t, charge.Idempotent)
+	assert.False(t, *charge.Idempotent, "a POST without an idempotency key")
+	for _, p := range m.Paths {
+		if calls[p.Call].Callee == "http.Get" {
+			require.NotNil(t, p.Idempotent)
+			assert.True(t, *p.Idempotent)
+			assert.Nil(t, p.Retry)
+		}
+	}
+}

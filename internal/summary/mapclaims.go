@@ -66,6 +66,14 @@ type MapCall struct {
 	Through string
 	Chain   []Link
 	Bound   MapBound
+	// Target is what the call reaches when the code says it: a URL's
+	// constant parts, an SQL statement, a gRPC method.
+	Target string
+	// Layers are the retry layers and breakers around the call in the
+	// function, outermost first; Idem whether the operation may run
+	// twice.
+	Layers []MapLayer
+	Idem   MapIdem
 }
 
 // MapEdge is a call of another function, or a closure made (and so
@@ -77,12 +85,20 @@ type MapEdge struct {
 	// Args are the bounds of the arguments that carry a deadline, by the
 	// callee's parameter (signature index).
 	Args []MapArg
+	// Layers are the retry layers and breakers the callee runs in, in
+	// the function: loops around the call, and for a function value the
+	// layer it is handed to.
+	Layers []MapLayer
 }
 
-// MapArg is the bound of the argument given for a parameter.
+// MapArg is the bound of the argument given for a parameter; for a
+// request, also whether sending it may run twice.
 type MapArg struct {
 	Param int
 	Bound MapBound
+	Idem  *MapIdem
+	// Target is the URL of a request made here (its constant parts).
+	Target string
 }
 
 // MapFunc is one function's map claims.
@@ -122,13 +138,13 @@ func (e *engine) mapClaims() {
 			// not a MakeClosure.
 			for _, a := range instr.Common().Args {
 				if lit, ok := a.(*ssa.Function); ok && lit.Parent() != nil {
-					e.mapClosure(mf, lit, instr, lit.Pos())
+					e.mapClosure(mf, info, lit, lit, instr, lit.Pos())
 				}
 			}
 		}
 		for _, mc := range info.ix.closures {
 			if fn, ok := mc.Fn.(*ssa.Function); ok {
-				e.mapClosure(mf, fn, handedTo(mc), mc.Pos())
+				e.mapClosure(mf, info, fn, mc, handedTo(mc), mc.Pos())
 			}
 		}
 		if len(mf.Calls) > 0 || len(mf.Edges) > 0 {
@@ -153,7 +169,10 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 		if !ok || f.local {
 			return
 		}
-		mf.Calls = append(mf.Calls, MapCall{Kind: f.Kind, Call: f.Outbound, At: at, Bound: e.mapBound(parts, instr)})
+		mf.Calls = append(mf.Calls, MapCall{
+			Kind: f.Kind, Call: f.Outbound, At: at, Bound: e.mapBound(parts, instr),
+			Target: e.mapTarget(info, instr), Layers: e.mapLayers(info, instr), Idem: e.mapIdem(info, instr),
+		})
 		return
 	}
 	if registersEntry(c) {
@@ -188,7 +207,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 		default:
 			continue
 		}
-		mf.Edges = append(mf.Edges, MapEdge{Callee: MapKey(fn), At: at, Go: isGo, Args: e.mapArgs(instr, fn.Signature)})
+		mf.Edges = append(mf.Edges, MapEdge{Callee: MapKey(fn), At: at, Go: isGo, Args: e.mapArgs(info, instr, fn.Signature), Layers: e.mapLayers(info, instr)})
 	}
 	for _, obj := range objs {
 		key := obj.Origin().FullName()
@@ -200,7 +219,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 			e.mapReaches(mf, instr, key, s)
 		}
 		sig, _ := obj.Type().(*types.Signature)
-		mf.Edges = append(mf.Edges, MapEdge{Callee: key, At: at, Go: isGo, Args: e.mapArgs(instr, sig)})
+		mf.Edges = append(mf.Edges, MapEdge{Callee: key, At: at, Go: isGo, Args: e.mapArgs(info, instr, sig), Layers: e.mapLayers(info, instr)})
 	}
 }
 
@@ -222,7 +241,7 @@ func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key string, 
 			at = r.Chain[len(r.Chain)-1].At
 		}
 		b := e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)
-		mf.Calls = append(mf.Calls, MapCall{Kind: r.Kind, Call: r.Call, At: at, Through: key, Chain: r.Chain, Bound: b})
+		mf.Calls = append(mf.Calls, MapCall{Kind: r.Kind, Call: r.Call, At: at, Through: key, Chain: r.Chain, Bound: b, Layers: e.mapLayers(e.local[instr.Parent()], instr)})
 	}
 }
 
@@ -231,11 +250,14 @@ func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key string, 
 // goroutine). Its context parameters get the context of the call it is
 // handed to, which such layers pass on (derived, with the same
 // deadline); anywhere else they are unknown.
-func (e *engine) mapClosure(mf *MapFunc, fn *ssa.Function, to ssa.CallInstruction, pos token.Pos) {
+func (e *engine) mapClosure(mf *MapFunc, info *fnInfo, fn *ssa.Function, v ssa.Value, to ssa.CallInstruction, pos token.Pos) {
 	if to != nil && registersEntry(to.Common()) {
 		return // an entry point of its own (mapentries.go), not work done here
 	}
 	edge := MapEdge{Callee: MapKey(fn), At: e.fullPos(pos)}
+	if to != nil {
+		edge.Layers = e.handedLayers(info, to, argIndex(to.Common(), v))
+	}
 	for i, p := range paramsOf(fn.Signature) {
 		if !analysisutil.IsContext(p.Type()) {
 			continue
@@ -276,7 +298,7 @@ func registersEntry(c *ssa.CallCommon) bool {
 
 // mapArgs returns the bounds of the arguments of a call given for the
 // parameters of sig that carry a deadline.
-func (e *engine) mapArgs(instr ssa.CallInstruction, sig *types.Signature) []MapArg {
+func (e *engine) mapArgs(info *fnInfo, instr ssa.CallInstruction, sig *types.Signature) []MapArg {
 	if sig == nil {
 		return nil
 	}
@@ -291,7 +313,14 @@ func (e *engine) mapArgs(instr ssa.CallInstruction, sig *types.Signature) []MapA
 		if a == nil {
 			continue
 		}
-		out = append(out, MapArg{Param: i, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)})
+		arg := MapArg{Param: i, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)}
+		if d == domRequest {
+			if idem := e.requestIdem(info, instr, a); idem.State != "" {
+				arg.Idem = &idem
+			}
+			arg.Target = e.requestTarget(a)
+		}
+		out = append(out, arg)
 	}
 	if recv := sig.Recv(); recv != nil {
 		if d, ok := deadlineDomain(recv.Type()); ok {

@@ -1,0 +1,245 @@
+package summary
+
+import (
+	"go/types"
+	"net/http"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/resilvet/resilvet/internal/knowledge"
+)
+
+// The resilience map's detail of a call (map mode): the retry layers and
+// breakers around it in the function that holds it, what the call
+// reaches (its target, when the code says it), and whether the
+// operation may run twice.
+
+// MapLayer is a retry layer or a breaker around a call, in the function
+// that holds it.
+type MapLayer struct {
+	Kind string // "retry" or "breaker"
+	What string // "retry loop", "backoff.Retry", "breaker.Breaker.Do"
+	// Attempts is a retry layer's count, the first attempt included:
+	// above 1, -1 unbounded, 0 unknown (as RetryLink's).
+	Attempts int
+	At       string
+	// Runtime marks a layer of resilvet's runtime, which makes one
+	// attempt inside another runtime layer unless Nested (its policy's
+	// AllowNested).
+	Runtime, Nested bool
+}
+
+// Idempotence states of a MapIdem.
+const (
+	IdemYes   = "yes"   // safe to run twice: a read, a PUT or DELETE, a request with an idempotency key
+	IdemNo    = "no"    // not safe: Why says why
+	IdemParam = "param" // the request is the caller's: Owner's parameter Param
+)
+
+// MapIdem says whether an operation may safely run twice; the zero value
+// is unknown.
+type MapIdem struct {
+	State string
+	Why   string
+	Owner string
+	Param int
+}
+
+// mapLayers returns the retry loops of the function around instr,
+// outermost first.
+func (e *engine) mapLayers(info *fnInfo, instr ssa.CallInstruction) []MapLayer {
+	type nested struct {
+		depth int
+		layer MapLayer
+	}
+	var around []nested
+	for l, ll := range info.retryLoops {
+		if !l.body[instr.Block()] {
+			continue
+		}
+		depth := 0
+		for p := l.parent; p != nil; p = p.parent {
+			depth++
+		}
+		around = append(around, nested{depth, MapLayer{Kind: "retry", What: ll.link.What, Attempts: ll.link.Attempts, At: e.fullPos(ll.link.pos)}})
+	}
+	sort.Slice(around, func(i, j int) bool { return around[i].depth < around[j].depth })
+	out := make([]MapLayer, len(around))
+	for i, n := range around {
+		out[i] = n.layer
+	}
+	return out
+}
+
+// handedLayers returns the layers a function value runs in when handed
+// to call as argument arg: the loops around the call, then the call's own
+// layer (a library retry, a breaker), then the layers the callee keeps
+// around its calls of that parameter (a helper withRetry(n, fn)).
+func (e *engine) handedLayers(info *fnInfo, call ssa.CallInstruction, arg int) []MapLayer {
+	out := e.mapLayers(info, call)
+	c := call.Common()
+	if l, ok := e.retryLayerAt(c); ok && (l.FuncArg < 0 || l.FuncArg == arg) {
+		if link, ok := e.libraryLink(info, c, l); ok {
+			out = append(out, MapLayer{Kind: "retry", What: link.What, Attempts: link.Attempts, At: e.fullPos(c.Pos()), Runtime: link.Runtime, Nested: link.Nested})
+		}
+	}
+	if b, ok := knowledge.BreakerOf(calleeName(c)); ok && b.FuncArg == arg {
+		out = append(out, MapLayer{Kind: "breaker", What: calleeDisplay(c), At: e.fullPos(c.Pos())})
+	}
+	if s := e.summaryOf(c); s != nil && s.Retries != nil {
+		for _, p := range s.Retries.Params {
+			if p.Param != arg {
+				continue
+			}
+			for _, link := range p.Chain {
+				out = append(out, MapLayer{Kind: "retry", What: link.What, Attempts: link.Attempts, At: link.At, Runtime: link.Runtime, Nested: link.Nested})
+			}
+		}
+	}
+	return out
+}
+
+// argIndex returns the signature index of v among call's arguments, or
+// -2.
+func argIndex(c *ssa.CallCommon, v ssa.Value) int {
+	for i := -1; ; i++ {
+		a := argOf(c, i)
+		if a == nil && i >= 0 {
+			return -2
+		}
+		if a == v {
+			return i
+		}
+	}
+}
+
+// mapIdem says whether an outbound call's operation may run twice.
+func (e *engine) mapIdem(info *fnInfo, instr ssa.CallInstruction) MapIdem {
+	// An effect of its own says no; a send of the caller's request is
+	// the caller's to decide.
+	effs := e.callEffects(info, instr)
+	for _, eff := range effs {
+		if eff.Request == nil {
+			return MapIdem{State: IdemNo, Why: eff.Why}
+		}
+	}
+	if len(effs) > 0 {
+		owner := info.fn
+		if effs[0].paramFn != nil {
+			owner = effs[0].paramFn
+		}
+		return MapIdem{State: IdemParam, Owner: MapKey(owner), Param: effs[0].Request.Param}
+	}
+	c := instr.Common()
+	name := calleeName(c)
+	if ec, ok := knowledge.EffectOf(name); ok && ec.Request >= 0 {
+		return e.requestIdem(info, instr, argOf(c, ec.Request))
+	}
+	if o, ok := e.ext.OutboundOf(name); ok && o.Kind == knowledge.SQL {
+		for _, q := range e.queries(c) {
+			if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(q)), "SELECT") {
+				return MapIdem{}
+			}
+		}
+		if len(e.queries(c)) > 0 {
+			return MapIdem{State: IdemYes, Why: "a read"}
+		}
+	}
+	if name == "net/http.Get" || name == "net/http.Head" || name == "(*net/http.Client).Get" || name == "(*net/http.Client).Head" {
+		return MapIdem{State: IdemYes, Why: "a read"}
+	}
+	return MapIdem{}
+}
+
+// requestIdem says whether sending the request v may run twice.
+func (e *engine) requestIdem(info *fnInfo, at ssa.Instruction, v ssa.Value) MapIdem {
+	r, ok := e.requestOf(info.fn, at, v, 0)
+	switch {
+	case !ok:
+		return MapIdem{}
+	case r.param != nil:
+		owner := info.fn
+		if r.paramFn != nil {
+			owner = r.paramFn
+		}
+		return MapIdem{State: IdemParam, Owner: MapKey(owner), Param: r.param.Param}
+	case r.keyed:
+		return MapIdem{State: IdemYes, Why: "an idempotency key is set before the send"}
+	case r.readsOverPost:
+		return MapIdem{State: IdemYes, Why: "a query sent as a POST"}
+	}
+	switch r.method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
+		return MapIdem{State: IdemYes, Why: r.method + " is idempotent"}
+	case http.MethodPost, http.MethodPatch:
+		return MapIdem{State: IdemNo, Why: "a " + r.method + " without " + e.keyHeaderText() + " header set before the send"}
+	}
+	return MapIdem{}
+}
+
+// queries returns the constant SQL statements among a call's arguments.
+func (e *engine) queries(c *ssa.CallCommon) []string {
+	var out []string
+	for _, a := range c.Args {
+		if b, ok := a.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			out = append(out, e.statementsOf(a)...)
+		}
+	}
+	return out
+}
+
+// mapTarget says what an outbound call reaches when the code says it: the
+// URL of a request made here (its constant parts), the statement of an
+// SQL call, the method of a gRPC call.
+func (e *engine) mapTarget(info *fnInfo, instr ssa.CallInstruction) string {
+	c := instr.Common()
+	if _, service, method := grpcTarget(c); method != "" {
+		return "/" + service + "/" + method
+	}
+	if qs := e.queries(c); len(qs) > 0 {
+		return cutText(qs[0], 80)
+	}
+	name := calleeName(c)
+	switch name {
+	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm":
+		return urlText(e.constParts(argOf(c, 0), 0))
+	}
+	if ec, ok := knowledge.EffectOf(name); ok && ec.Request >= 0 {
+		return e.requestTarget(argOf(c, ec.Request))
+	}
+	return ""
+}
+
+// requestTarget returns the URL of a request made in the function (its
+// constant parts), or "".
+func (e *engine) requestTarget(v ssa.Value) string {
+	made, ok := e.literalOf(stripIface(v)).(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	switch calleeName(made.Common()) {
+	case "net/http.NewRequest":
+		return urlText(e.constParts(argOf(made.Common(), 1), 0))
+	case "net/http.NewRequestWithContext":
+		return urlText(e.constParts(argOf(made.Common(), 2), 0))
+	}
+	return ""
+}
+
+// urlText joins a URL's constant parts, marking what is not constant.
+func urlText(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	return cutText(strings.Join(parts, "…"), 80)
+}
+
+func cutText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
