@@ -126,7 +126,8 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 				Via:        append([]string(nil), s.via...),
 				Deadline:   b.deadline(bound),
 				Retry:      b.retry(layers),
-				Breaker:    b.breaker(layers),
+				Breaker:    b.innermost("breaker", layers),
+				Hedge:      b.innermost("hedge", layers),
 				Idempotent: idempotent(resolveIdem(c.Idem, s.idem)),
 				Findings:   b.findings(append(append(append([]string(nil), s.sites...), layerSites(layers)...), c.At, bound.At)),
 			}
@@ -285,10 +286,11 @@ func attemptsText(n int) string {
 	return fmt.Sprint(n)
 }
 
-// breaker returns the innermost breaker on a path, if any.
-func (b *builder) breaker(layers []summary.MapLayer) *Layer {
+// innermost returns the innermost layer of a kind on a path ("breaker",
+// "hedge"), if any.
+func (b *builder) innermost(kind string, layers []summary.MapLayer) *Layer {
 	for i := len(layers) - 1; i >= 0; i-- {
-		if layers[i].Kind == "breaker" {
+		if layers[i].Kind == kind {
 			return &Layer{What: layers[i].What, Pos: b.rel(layers[i].At)}
 		}
 	}

@@ -129,3 +129,17 @@ func TestBuildLayersAndIdempotence(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildHedge: a POST sent through a hedging client is hedged on its
+// path, and not idempotent.
+func TestBuildHedge(t *testing.T) {
+	m := buildFixture(t, "resilmap/hedged")
+	require.Len(t, m.Paths, 1)
+	p := m.Paths[0]
+	require.NotNil(t, p.Hedge)
+	assert.Contains(t, p.Hedge.What, "hedgedhttp.NewClient")
+	require.NotNil(t, p.Idempotent)
+	assert.False(t, *p.Idempotent)
+	assert.Equal(t, resilmap.DeadlineTimeout, p.Deadline.Source)
+	assert.Equal(t, "http://payments/pay", m.Calls[0].Target)
+}

@@ -242,40 +242,60 @@ func layerText(l RetryLink) string {
 // hedgedCall records a call whose operation runs in concurrent copies,
 // and a false hedge.Idempotent declaration.
 func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
+	h, ok := e.hedgeAt(info, instr)
+	if !ok {
+		return
+	}
+	d := Duplicate{Pos: instr.Common().Pos(), Func: funcDisplay(info.fn), Hedge: true, Declared: h.declared, Layer: h.layer, LayerPos: h.pos}
+	if h.fix {
+		e.addDuplicateFix(info, d, h.effects(), nil)
+	} else {
+		e.addDuplicate(info, d, h.effects())
+	}
+}
+
+// hedgeFound is a hedge a call runs its operation in.
+type hedgeFound struct {
+	layer    string    // what hedges: "hedgedhttp client (3 copies)", "hedge.Idempotent"
+	pos      token.Pos // where the hedge is built
+	declared bool      // a hedge.Idempotent declaration
+	fix      bool      // hedgeidem can fix the request (a key header)
+	// effects are what the copies may do twice.
+	effects func() []effect
+}
+
+// hedgeAt returns the hedge a call runs its operation in, if any: a
+// hedging client's send, a hedge policy of failsafe-go, a connection's
+// hedgingPolicy, the runtime's hedge.Idempotent declaration. Read by the
+// hedges module (duplicates) and the map (a path's hedge).
+func (e *engine) hedgeAt(info *fnInfo, instr ssa.CallInstruction) (hedgeFound, bool) {
 	c := instr.Common()
 	name := calleeName(c)
 	here := Link{Func: calleeDisplay(c), At: analysisutil.ShortPos(e.pass.Fset, c.Pos())}
-	d := Duplicate{Pos: c.Pos(), Func: funcDisplay(info.fn), Hedge: true}
+	callEffects := func() []effect { return e.callEffects(info, instr) }
 	switch {
 	case name == knowledge.RuntimeHedgeIdempotent:
-		d.Declared, d.Layer = true, "hedge.Idempotent"
-		e.addDuplicate(info, d, e.funcValueEffects(info.fn, argOf(c, 0), here))
-		return
+		return hedgeFound{layer: "hedge.Idempotent", declared: true, effects: func() []effect { return e.funcValueEffects(info.fn, argOf(c, 0), here) }}, true
 	case httpSends[name]:
 		for _, l := range e.clientLayers(info.fn, argOf(c, -1)) {
 			if l.Hedge {
-				d.Layer, d.LayerPos = layerText(l.RetryLink), l.pos
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
-				return
+				return hedgeFound{layer: layerText(l.RetryLink), pos: l.pos, fix: true, effects: callEffects}, true
 			}
 		}
 	case name == "(*github.com/cristalhq/hedgedhttp.Client).Do":
 		if made, ok := e.literalOf(argOf(c, -1)).(*ssa.Call); ok {
 			if link, ok := e.hedgingClient(info.fn, made); ok {
-				d.Layer, d.LayerPos = layerText(link.RetryLink), link.pos
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
+				return hedgeFound{layer: layerText(link.RetryLink), pos: link.pos, fix: true, effects: callEffects}, true
 			}
 		}
 	case name == knowledge.FailsafeHTTPRequestDo:
 		made, ok := e.literalOf(argOf(c, -1)).(*ssa.Call)
 		if !ok || calleeName(made.Common()) != knowledge.FailsafeHTTPNewRequest {
-			return
+			return hedgeFound{}, false
 		}
 		for _, a := range made.Call.Args[2:] {
 			if at, ok := e.hedgePolicyIn(a); ok {
-				d.Layer, d.LayerPos = "failsafe-go hedge policy", at
-				e.addDuplicateFix(info, d, e.callEffects(info, instr), nil)
-				return
+				return hedgeFound{layer: "failsafe-go hedge policy", pos: at, fix: true, effects: callEffects}, true
 			}
 		}
 	}
@@ -284,9 +304,7 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 		if made, from, ok := e.executorOf(argOf(c, -1)); ok {
 			for i := from; i < len(made.Call.Args); i++ {
 				if at, ok := e.hedgePolicyIn(made.Call.Args[i]); ok {
-					d.Layer, d.LayerPos = "failsafe-go hedge policy", at
-					e.addDuplicateFix(info, d, e.funcValueEffects(info.fn, argOf(c, l.FuncArg), here), nil)
-					return
+					return hedgeFound{layer: "failsafe-go hedge policy", pos: at, fix: true, effects: func() []effect { return e.funcValueEffects(info.fn, argOf(c, l.FuncArg), here) }}, true
 				}
 			}
 		}
@@ -294,11 +312,12 @@ func (e *engine) hedgedCall(info *fnInfo, instr ssa.CallInstruction) {
 	if target, service, method := grpcTarget(c); target != nil && method != "" {
 		if cr := e.connRetryOf(target); cr != nil {
 			if n := cr.hedged(service, method); n > 1 {
-				d.Layer, d.LayerPos = fmt.Sprintf("the service config's hedgingPolicy (%d copies) of the connection dialled at %s", n, analysisutil.LineOf(cr.At)), e.dialPosOf(cr)
-				e.addDuplicate(info, d, e.callEffects(info, instr))
+				layer := fmt.Sprintf("the service config's hedgingPolicy (%d copies) of the connection dialled at %s", n, analysisutil.LineOf(cr.At))
+				return hedgeFound{layer: layer, pos: e.dialPosOf(cr), effects: callEffects}, true
 			}
 		}
 	}
+	return hedgeFound{}, false
 }
 
 // hedgePolicyIn returns where a failsafe-go hedge policy among the

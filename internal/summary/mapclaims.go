@@ -171,7 +171,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 		}
 		mf.Calls = append(mf.Calls, MapCall{
 			Kind: f.Kind, Call: f.Outbound, At: at, Bound: e.mapBound(parts, instr),
-			Target: e.mapTarget(info, instr), Layers: e.mapLayers(info, instr), Idem: e.mapIdem(info, instr),
+			Target: e.mapTarget(info, instr), Layers: e.sendLayers(info, instr), Idem: e.mapIdem(info, instr),
 		})
 		return
 	}

@@ -16,10 +16,10 @@ import (
 // reaches (its target, when the code says it), and whether the
 // operation may run twice.
 
-// MapLayer is a retry layer or a breaker around a call, in the function
-// that holds it.
+// MapLayer is a retry layer, a hedge or a breaker around a call, in the
+// function that holds it.
 type MapLayer struct {
-	Kind string // "retry" or "breaker"
+	Kind string // "retry", "hedge" or "breaker"
 	What string // "retry loop", "backoff.Retry", "breaker.Breaker.Do"
 	// Attempts is a retry layer's count, the first attempt included:
 	// above 1, -1 unbounded, 0 unknown (as RetryLink's).
@@ -73,6 +73,22 @@ func (e *engine) mapLayers(info *fnInfo, instr ssa.CallInstruction) []MapLayer {
 	return out
 }
 
+// sendLayers returns the layers around an outbound call: the loops
+// around it, then its client's own retries (a retrying client, a
+// retrying transport), then the hedge that sends it in copies.
+func (e *engine) sendLayers(info *fnInfo, instr ssa.CallInstruction) []MapLayer {
+	out := e.mapLayers(info, instr)
+	if chain, ok := e.httpSendLayers(info, instr.Common()); ok {
+		for _, l := range chain {
+			out = append(out, MapLayer{Kind: "retry", What: l.What, Attempts: l.Attempts, At: e.fullPos(l.pos), Runtime: l.Runtime, Nested: l.Nested})
+		}
+	}
+	if h, ok := e.hedgeAt(info, instr); ok && !h.declared {
+		out = append(out, MapLayer{Kind: "hedge", What: h.layer, At: e.fullPos(h.pos)})
+	}
+	return out
+}
+
 // handedLayers returns the layers a function value runs in when handed
 // to call as argument arg: the loops around the call, then the call's own
 // layer (a library retry, a breaker), then the layers the callee keeps
@@ -87,6 +103,9 @@ func (e *engine) handedLayers(info *fnInfo, call ssa.CallInstruction, arg int) [
 	}
 	if b, ok := knowledge.BreakerOf(calleeName(c)); ok && b.FuncArg == arg {
 		out = append(out, MapLayer{Kind: "breaker", What: calleeDisplay(c), At: e.fullPos(c.Pos())})
+	}
+	if h, ok := e.hedgeAt(info, call); ok && !h.declared {
+		out = append(out, MapLayer{Kind: "hedge", What: h.layer, At: e.fullPos(h.pos)})
 	}
 	if s := e.summaryOf(c); s != nil && s.Retries != nil {
 		for _, p := range s.Retries.Params {
