@@ -109,6 +109,17 @@ func TestMapInBrowser(t *testing.T) {
 		assertShows(t, tab, m, term)
 	})
 
+	// The example service's map as the binary writes it (committed by
+	// scripts/example-map.sh): the page shows its paths, and a search
+	// for a finding's analyzer narrows to the paths carrying one.
+	t.Run("example", func(t *testing.T) {
+		m := readSample(t, filepath.Join("..", "..", "..", "docs", "examples", "checkout-map.json"))
+		tab := openMap(t, ctx, m)
+		assertShows(t, tab, m, "")
+		typeIn(t, tab, "retrystack")
+		assertShows(t, tab, m, "retrystack")
+	})
+
 	// A service with hundreds of entries and calls: search stays exact.
 	t.Run("large", func(t *testing.T) {
 		m := largeMap(300, 400, 1500)
