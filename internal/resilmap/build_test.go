@@ -82,19 +82,19 @@ func TestBuildResolvesBoundsFromEachEntry(t *testing.T) {
 		"grpc Orders/Get", "periodic main.poll", "goroutine main.drain",
 	}, kinds)
 
-	fetchDo := "http.Client.Do resilmap/svc/svc.go:47:16"
-	chargeDo := "http.Client.Do resilmap/svc/svc.go:40:34"
-	poll := "http.Get resilmap/svc/svc.go:67:18"
+	fetchDo := "http.Client.Do resilmap/svc/svc.go:48:16"
+	chargeDo := "http.Client.Do resilmap/svc/svc.go:41:34"
+	poll := "http.Get resilmap/svc/svc.go:68:18"
 	got := pathsByEntry(m)
 	assert.Equal(t, map[string]resilmap.Deadline{
-		fetchDo: {Source: resilmap.DeadlineClient, What: "http.Client{Timeout}", Pos: "resilmap/svc/svc.go:18:43"},
+		fetchDo: {Source: resilmap.DeadlineClient, What: "http.Client{Timeout}", Pos: "resilmap/svc/svc.go:19:43"},
 	}, got["GET /orders"], "the client's Timeout bounds the call whatever the request's context")
 	assert.Equal(t, map[string]resilmap.Deadline{
-		chargeDo: {Source: resilmap.DeadlineTimeout, What: "context.WithTimeout(3s)", Pos: "resilmap/svc/svc.go:36:17"},
+		chargeDo: {Source: resilmap.DeadlineTimeout, What: "context.WithTimeout(3s)", Pos: "resilmap/svc/svc.go:37:17"},
 	}, got["/charge"], "the closure gets the context handed to the retry helper")
 	assert.Equal(t, resilmap.DeadlineClient, got["Orders/Get"][fetchDo].Source)
 	assert.Equal(t, map[string]resilmap.Deadline{
-		poll: {Source: resilmap.DeadlineNone, What: "http.DefaultClient, which has no timeout", Pos: "resilmap/svc/svc.go:67:10"},
+		poll: {Source: resilmap.DeadlineNone, What: "http.DefaultClient, which has no timeout", Pos: "resilmap/svc/svc.go:68:10"},
 	}, got["main.poll"])
 	assert.Empty(t, got["main"], "main registers the handlers and starts the jobs: they are entries of their own")
 	assert.Empty(t, got["/health"])
@@ -111,7 +111,7 @@ func TestBuildLayersAndIdempotence(t *testing.T) {
 	}
 	var charge *resilmap.Path
 	for i, p := range m.Paths {
-		if calls[p.Call].Pos == "resilmap/svc/svc.go:40:34" {
+		if calls[p.Call].Pos == "resilmap/svc/svc.go:41:34" {
 			charge = &m.Paths[i]
 		}
 	}

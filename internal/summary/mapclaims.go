@@ -166,6 +166,16 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 	name := calleeName(c)
 	if o, ok := e.ext.OutboundOf(name); ok && e.outboundApplies(c, o) {
 		parts, f, ok := e.outboundParts(info, instr, name, o)
+		if !ok && o.Bound == knowledge.Unchecked {
+			// A call the analyzers do not judge (net.DialTimeout): on
+			// the map, bounded by a duration it takes, else unknown.
+			b := MapBound{State: MapUnknown, Of: "call"}
+			if takesDuration(c.Signature()) {
+				b = MapBound{State: MapBounded, Of: "call", What: calleeDisplay(c) + "'s timeout argument", At: at}
+			}
+			mf.Calls = append(mf.Calls, MapCall{Kind: o.Kind.String(), Call: calleeDisplay(c), At: at, Bound: b, Target: e.mapTarget(info, instr), Layers: e.sendLayers(info, instr)})
+			return
+		}
 		if !ok || f.local {
 			return
 		}
@@ -330,6 +340,16 @@ func (e *engine) mapArgs(info *fnInfo, instr ssa.CallInstruction, sig *types.Sig
 		}
 	}
 	return out
+}
+
+// takesDuration reports whether sig has a time.Duration parameter.
+func takesDuration(sig *types.Signature) bool {
+	for _, p := range paramsOf(sig) {
+		if analysisutil.IsDuration(p.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramsOf returns sig's parameters, receiver excluded.

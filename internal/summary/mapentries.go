@@ -85,7 +85,9 @@ func (e *engine) mapEntries() {
 				continue
 			}
 			if g, ok := instr.(*ssa.Go); ok && startUp {
-				if target := g.Call.StaticCallee(); target != nil {
+				// The package's own work: a library's goroutine
+				// (go srv.ListenAndServe()) serves entries of its own.
+				if target := g.Call.StaticCallee(); target != nil && e.local[target] != nil {
 					out = append(out, &MapEntry{Kind: EntryGoroutine, Name: funcDisplay(target), Func: MapKey(target), At: e.fullPos(g.Pos()), Request: noRequest})
 				}
 			}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"time"
 
@@ -83,4 +84,9 @@ func RegisterOrdersServer(s grpc.ServiceRegistrar, srv OrdersServer) {}
 
 func (s *server) Get(ctx context.Context, req *GetRequest) (*GetReply, error) {
 	return nil, fetch(ctx, s.client, "http://stock/") // want `edge resilmap/svc.fetch ctx=param\(\(\*resilmap/svc.server\).Get#0\) client=bounded:http.Client{Timeout}`
+}
+
+// dial is bounded by its own timeout.
+func dial() {
+	_, _ = net.DialTimeout("tcp", "cache:6379", time.Second) // want `call net net.DialTimeout bounded:net.DialTimeout's timeout argument`
 }
