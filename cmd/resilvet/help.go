@@ -82,7 +82,9 @@ Checker flags (these select x/tools' checker, which applies fixes):
   -json            print findings and fixes as x/tools' JSON (exit 0)
 
 Standalone flags:
-  -f format        text (default), stylish, json or sarif
+  -f format        text (default), stylish, json or sarif; html or map-json
+                   for the resilience map (each entry point, the outbound
+                   calls it reaches, what bounds and retries each one)
   -checks list     analyzers to run, e.g. -checks=ctxdrop,notimeout
   -fail list       analyzers whose findings make the exit status 1 (default all)
   -explain name    print an analyzer's documentation
@@ -107,7 +109,7 @@ or "//lint:ignore <analyzer> <reason>" (standalone mode only).
 
 Exit status (standalone): 0 no findings, 1 findings or a package that does
 not load, 2 bad usage; with -f sarif, 0 whatever the findings (the report
-carries them). Checker modes (-fix, -diff, -json): 0 none or all fixed, 3
+carries them); with -f html or map-json, 0 when the map is written. Checker modes (-fix, -diff, -json): 0 none or all fixed, 3
 findings, 1 errors; go vet: 1 findings.
 
 Cache: $RESILVET_CACHE, default resilvet/ in the user cache directory, one
