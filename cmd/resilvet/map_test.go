@@ -80,9 +80,25 @@ func TestMap(t *testing.T) {
 	assert.Equal(t, len(m.Paths), strings.Count(page.stdout, `<tr class="path `), "one row per path")
 }
 
-// TestMapFlags: the map takes no baseline, and code that does not load
-// gets a clear error.
+// TestMapFlags: -checks narrows the findings on the map, not the map;
+// the map takes no baseline; code that does not load gets a clear error.
 func TestMapFlags(t *testing.T) {
+	all := run(t, "../..", bin, "-f", "map-json", "./examples/checkout/...")
+	only := run(t, "../..", bin, "-f", "map-json", "-checks=notimeout", "./examples/checkout/...")
+	require.Equal(t, 0, only.code, only.stderr)
+	ma, err := resilmap.ReadJSON(strings.NewReader(all.stdout))
+	require.NoError(t, err)
+	mo, err := resilmap.ReadJSON(strings.NewReader(only.stdout))
+	require.NoError(t, err)
+	assert.Equal(t, len(ma.Paths), len(mo.Paths))
+	var analyzers []string
+	for _, p := range mo.Paths {
+		for _, f := range p.Findings {
+			analyzers = append(analyzers, f.Analyzer)
+		}
+	}
+	assert.Equal(t, []string{"notimeout", "notimeout"}, analyzers)
+
 	r := run(t, "../..", bin, "-f", "html", "-baseline", "x.json", "./examples/checkout/...")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "takes no baseline")
@@ -93,7 +109,7 @@ func TestMapFlags(t *testing.T) {
 	assert.Contains(t, r.stderr, "syntax.go:6:24")
 	assert.Contains(t, r.stderr, "the map leaves out what did not load")
 	assert.NotContains(t, r.stdout+r.stderr, "panic")
-	_, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	_, err = resilmap.ReadJSON(strings.NewReader(r.stdout))
 	assert.NoError(t, err, "the map of what loaded is still written")
 }
 
