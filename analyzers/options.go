@@ -63,8 +63,10 @@ type Options struct {
 	IdempotentMethods []string
 
 	// Map is set by the resilience map's driver (-f html, -f map-json),
-	// not by a flag: the summary records the map's claims too.
-	Map bool
+	// not by a flag: the summary records the map's claims too. MapModule
+	// is the path of the module mapped, when the driver knows it.
+	Map       bool
+	MapModule string
 }
 
 // Validate reports the first option a run could not use.
@@ -128,7 +130,7 @@ func (o *Options) summaryConfig() summary.Config {
 	return summary.Config{
 		Outbound: o.Outbound, TimeoutInterceptors: o.TimeoutInterceptors, IgnoreTransportTimeouts: o.IgnoreTransportTimeouts,
 		KeyHeaders: o.KeyHeaders, GRPCPrefixes: o.GRPCPrefixes, IdempotentMethods: o.IdempotentMethods,
-		Map: o.Map,
+		Map: o.Map, MapModule: o.MapModule,
 	}
 }
 

@@ -39,6 +39,8 @@ func isMapFormat(format string) bool { return format == formatHTML || format == 
 // the map cannot be written.
 func runMap(opts *analyzers.Options, args, patterns []string, format string, out io.Writer) int {
 	opts.Map = true
+	module, root := moduleOf(patterns)
+	opts.MapModule = module
 	cache, err := os.MkdirTemp("", "resilvet-map-*")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
@@ -55,7 +57,7 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 		return max(status, 1)
 	}
 	src := col.source()
-	src.Module, src.Root = moduleOf(patterns)
+	src.Module, src.Root = module, root
 	for _, f := range identify(results) {
 		d := f.d
 		// The runner's positions are relative to the working directory;

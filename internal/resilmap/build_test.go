@@ -18,7 +18,14 @@ import (
 
 // buildFixture runs the summary engine in map mode over a package of the
 // shared testdata tree and builds its map.
-func buildFixture(t *testing.T, pkg string) *resilmap.Map {
+func buildFixture(t *testing.T, pkg string, more ...string) *resilmap.Map {
+	t.Helper()
+	return buildFixtureIn(t, "", pkg, more...)
+}
+
+// buildFixtureIn is buildFixture for the map of module mod, whose
+// packages' calls are followed with or without a summary.
+func buildFixtureIn(t *testing.T, mod, pkg string, more ...string) *resilmap.Map {
 	t.Helper()
 	testdata := resilvettest.TestData()
 	cfg := &packages.Config{
@@ -26,10 +33,10 @@ func buildFixture(t *testing.T, pkg string) *resilmap.Map {
 		Dir:  filepath.Join(testdata, "src", pkg),
 		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOFLAGS="),
 	}
-	pkgs, err := packages.Load(cfg, pkg)
+	pkgs, err := packages.Load(cfg, append([]string{pkg}, more...)...)
 	require.NoError(t, err)
 	require.Zero(t, packages.PrintErrors(pkgs))
-	sum := summary.New(func() summary.Config { return summary.Config{Map: true} })
+	sum := summary.New(func() summary.Config { return summary.Config{Map: true, MapModule: mod} })
 	g, err := checker.Analyze([]*analysis.Analyzer{sum}, pkgs, nil)
 	require.NoError(t, err)
 	var src resilmap.Source
@@ -142,4 +149,38 @@ func TestBuildHedge(t *testing.T) {
 	assert.False(t, *p.Idempotent)
 	assert.Equal(t, resilmap.DeadlineTimeout, p.Deadline.Source)
 	assert.Equal(t, "http://payments/pay", m.Calls[0].Target)
+}
+
+// TestBuildCommandInAnotherPackage: a main that only calls into another
+// package of the module is an entry point, and reaches that package's
+// calls.
+func TestBuildCommandInAnotherPackage(t *testing.T) {
+	m := buildFixture(t, "resilmap/cmdonly", "resilmap/runlib")
+	require.Len(t, m.Entries, 1)
+	assert.Equal(t, "main", m.Entries[0].Kind)
+	require.Len(t, m.Paths, 1)
+	assert.Equal(t, []string{"main.main", "runlib.Run"}, m.Paths[0].Via)
+	assert.Equal(t, resilmap.DeadlineNone, m.Paths[0].Deadline.Source)
+}
+
+// TestBuildQuietCommand: a main whose package mentions nothing the
+// engine follows is still an entry point, with no path.
+func TestBuildQuietCommand(t *testing.T) {
+	m := buildFixture(t, "resilmap/cmdquiet")
+	require.Len(t, m.Entries, 1)
+	assert.Equal(t, "main", m.Entries[0].Kind)
+	assert.Empty(t, m.Paths)
+}
+
+// TestBuildFollowsTheModule: a call into another package of the module
+// mapped is followed even when the callee has no summary (its work goes
+// through a closure it registers); outside the module mapped it is not.
+func TestBuildFollowsTheModule(t *testing.T) {
+	m := buildFixtureIn(t, "resilmap", "resilmap/cmdindirect", "resilmap/runlib")
+	require.Len(t, m.Paths, 1)
+	assert.Equal(t, []string{"main.main", "runlib.Serve", "runlib.Serve (closure)"}, m.Paths[0].Via)
+	assert.Equal(t, resilmap.DeadlineNone, m.Paths[0].Deadline.Source)
+
+	m = buildFixture(t, "resilmap/cmdindirect", "resilmap/runlib")
+	assert.Empty(t, m.Paths)
 }

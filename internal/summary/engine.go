@@ -93,13 +93,14 @@ type fnInfo struct {
 
 type engine struct {
 	// mapMode is Config.Map: the engine also records the resilience
-	// map's claims (mapclaims.go).
-	mapMode bool
-	pass    *analysis.Pass
-	res     *Result
-	funcs   []*ssa.Function
-	local   map[*ssa.Function]*fnInfo
-	byObj   map[*types.Func]*fnInfo
+	// map's claims (mapclaims.go), for the module mapModule.
+	mapMode   bool
+	mapModule string
+	pass      *analysis.Pass
+	res       *Result
+	funcs     []*ssa.Function
+	local     map[*ssa.Function]*fnInfo
+	byObj     map[*types.Func]*fnInfo
 	// ext holds the user's additions to the knowledge tables.
 	ext *knowledge.Extensions
 	// transportTimeouts is the option of that name (Config).

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -200,16 +201,18 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 	} else if f := calleeFunc(c); f != nil {
 		objs = append(objs, f)
 	}
-	// Edges go to the package's own functions, and to other packages'
-	// that have a summary: one that does outbound work has one (its
-	// Retries claim says so), so the others reach no call of the map.
+	// Edges go to the package's own functions, to its module's (whose
+	// claims the map has: their work may go through func values and
+	// interfaces no summary follows), and to other packages' that have
+	// a summary: one that does outbound work has one (its Retries claim
+	// says so), so the others reach no call of the map.
 	for _, fn := range callees {
 		obj, named := fn.Object().(*types.Func)
 		switch {
 		case e.local[fn] != nil:
 		case named && obj.Pkg() != e.pass.Pkg:
 			s := e.summaryOf(c)
-			if s == nil {
+			if s == nil && !e.inModule(obj.Pkg()) {
 				continue
 			}
 			e.mapReaches(mf, instr, MapKey(fn), s)
@@ -223,7 +226,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 		key := obj.Origin().FullName()
 		if obj.Pkg() != e.pass.Pkg {
 			s := e.summaryOfFunc(obj)
-			if s == nil {
+			if s == nil && !e.inModule(obj.Pkg()) {
 				continue
 			}
 			e.mapReaches(mf, instr, key, s)
@@ -295,6 +298,19 @@ func handedTo(mc *ssa.MakeClosure) ssa.CallInstruction {
 		}
 	}
 	return nil
+}
+
+// inModule reports whether pkg belongs to the module mapped (false when
+// neither the driver nor the map's options say which module that is).
+func (e *engine) inModule(pkg *types.Package) bool {
+	mod := e.mapModule
+	if m := e.pass.Module; m != nil && m.Path != "" {
+		mod = m.Path
+	}
+	if mod == "" || pkg == nil {
+		return false
+	}
+	return pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/")
 }
 
 // registersEntry reports whether a call registers a handler, a gRPC

@@ -60,8 +60,12 @@ type Config struct {
 	IdempotentMethods []string
 	// Map makes the engine record the resilience map's claims in the
 	// Result (MapFuncs, MapEntries): the map driver's run sets it. The
-	// facts and findings are the same either way.
-	Map bool
+	// facts and findings are the same either way. MapModule is the path
+	// of the module mapped: calls into its other packages are followed
+	// whether they have a summary or not (drivers that say which module a
+	// package belongs to, Pass.Module, need not set it).
+	Map       bool
+	MapModule string
 }
 
 func (c Config) keyHeaders() []string {
@@ -201,7 +205,10 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 	// to summarise. SSA cannot be built from ill-typed code: drivers do
 	// not run the summary on it, and a harness that does (the fuzz test)
 	// says so in TypeErrors, as drivers do.
-	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 || !mentionsClaimTypes(pass.TypesInfo) && !callsSummarised(pass) {
+	// In map mode a command's main is an entry point even when all it
+	// does is call into another package.
+	entryOnly := cfg.Map && pass.Pkg.Name() == "main"
+	if !mayReachOutbound(pass.Pkg) || len(pass.TypeErrors) > 0 || pass.TypesInfo == nil || len(pass.Files) == 0 || !mentionsClaimTypes(pass.TypesInfo) && !callsSummarised(pass) && !entryOnly {
 		return res, nil
 	}
 	// The standard library gets findings (its own outbound calls, its
@@ -223,7 +230,7 @@ func run(pass *analysis.Pass, cfg Config) (any, error) {
 func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg Config) {
 	pkg, funcs := buildSSA(pass)
 	e := newEngine(pass, res, pkg, funcs, ext, !cfg.IgnoreTransportTimeouts)
-	e.mapMode = cfg.Map
+	e.mapMode, e.mapModule = cfg.Map, cfg.MapModule
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	e.run()
