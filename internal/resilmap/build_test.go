@@ -3,6 +3,7 @@ package resilmap_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -183,4 +184,44 @@ func TestBuildFollowsTheModule(t *testing.T) {
 
 	m = buildFixture(t, "resilmap/cmdindirect", "resilmap/runlib")
 	assert.Empty(t, m.Paths)
+}
+
+// TestBuildTargets: a call's target is its URL or its SQL statement, read
+// from the argument that holds it: a content type or a query's parameter
+// is no target, and a URL from configuration leaves the target empty. A
+// client given its Timeout after a constructor made it bounds its calls.
+func TestBuildTargets(t *testing.T) {
+	m := buildFixture(t, "resilmap/targets")
+	targets := map[string]string{}
+	idempotent := map[string]*bool{}
+	for _, c := range m.Calls {
+		targets[c.Pos] = c.Target
+	}
+	calls := map[string]string{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c.Pos
+	}
+	for _, p := range m.Paths {
+		idempotent[calls[p.Call]] = p.Idempotent
+	}
+	assert.Equal(t, map[string]string{
+		"resilmap/targets/targets.go:46:22": "",
+		"resilmap/targets/targets.go:47:22": "http://hooks/events",
+		"resilmap/targets/targets.go:48:18": "http://audit/log",
+		"resilmap/targets/targets.go:49:23": "INSERT INTO events (kind) VALUES (?)",
+		"resilmap/targets/targets.go:52:24": "SELECT id FROM events WHERE kind = ?",
+	}, targets)
+	read := idempotent["resilmap/targets/targets.go:52:24"]
+	require.NotNil(t, read, "a SELECT is a read whatever its parameters spell")
+	assert.True(t, *read)
+	insert := idempotent["resilmap/targets/targets.go:49:23"]
+	require.NotNil(t, insert)
+	assert.False(t, *insert)
+	for _, p := range m.Paths {
+		if strings.HasSuffix(calls[p.Call], ":22") {
+			// Both hooks' clients have a Timeout: one set in the
+			// literal, one set after another function made the client.
+			assert.Equal(t, resilmap.DeadlineClient, p.Deadline.Source, calls[p.Call])
+		}
+	}
 }

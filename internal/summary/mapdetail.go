@@ -156,15 +156,13 @@ func (e *engine) mapIdem(info *fnInfo, instr ssa.CallInstruction) MapIdem {
 	if ec, ok := knowledge.EffectOf(name); ok && ec.Request >= 0 {
 		return e.requestIdem(info, instr, argOf(c, ec.Request))
 	}
-	if o, ok := e.ext.OutboundOf(name); ok && o.Kind == knowledge.SQL {
-		for _, q := range e.queries(c) {
+	if qs := e.queries(c); len(qs) > 0 {
+		for _, q := range qs {
 			if !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(q)), "SELECT") {
 				return MapIdem{}
 			}
 		}
-		if len(e.queries(c)) > 0 {
-			return MapIdem{State: IdemYes, Why: "a read"}
-		}
+		return MapIdem{State: IdemYes, Why: "a read"}
 	}
 	if name == "net/http.Get" || name == "net/http.Head" || name == "(*net/http.Client).Get" || name == "(*net/http.Client).Head" {
 		return MapIdem{State: IdemYes, Why: "a read"}
@@ -198,15 +196,19 @@ func (e *engine) requestIdem(info *fnInfo, at ssa.Instruction, v ssa.Value) MapI
 	return MapIdem{}
 }
 
-// queries returns the constant SQL statements among a call's arguments.
+// queries returns the statements an SQL call may run, when each is known:
+// those of its first string argument, as the effects module reads them
+// (the arguments after it are data). Other calls run none.
 func (e *engine) queries(c *ssa.CallCommon) []string {
-	var out []string
+	if o, ok := e.ext.OutboundOf(calleeName(c)); !ok || o.Kind != knowledge.SQL {
+		return nil
+	}
 	for _, a := range c.Args {
 		if b, ok := a.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			out = append(out, e.statementsOf(a)...)
+			return e.statementsOf(a)
 		}
 	}
-	return out
+	return nil
 }
 
 // mapTarget says what an outbound call reaches when the code says it: the
@@ -222,7 +224,8 @@ func (e *engine) mapTarget(info *fnInfo, instr ssa.CallInstruction) string {
 	}
 	name := calleeName(c)
 	switch name {
-	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm":
+	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm",
+		"(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
 		return urlText(e.constParts(argOf(c, 0), 0))
 	}
 	if ec, ok := knowledge.EffectOf(name); ok && ec.Request >= 0 {

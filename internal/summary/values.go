@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -249,6 +250,9 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
 		case *ssa.Call:
+			if b, ok := ev.setAfter(d, v); ok {
+				return b
+			}
 			return ev.call(d, t, v.Index)
 		case *ssa.TypeAssert:
 			if v.Index == 0 {
@@ -257,6 +261,9 @@ func (ev *evaluator) compute(d domain, v ssa.Value) value {
 		}
 		return unknown
 	case *ssa.Call:
+		if b, ok := ev.setAfter(d, v); ok {
+			return b
+		}
 		return ev.call(d, v, 0)
 	case *ssa.Parameter:
 		fn := v.Parent()
@@ -805,6 +812,34 @@ func holdsClient(t types.Type, depth int) bool {
 		}
 	}
 	return false
+}
+
+// setAfter reports a client or dialer that a function made elsewhere
+// returned and the caller then gave a timeout (c := newClient();
+// c.Timeout = d): bounded by that store, whatever the function returned.
+func (ev *evaluator) setAfter(d domain, v ssa.Value) (value, bool) {
+	var fields []string
+	switch d {
+	case domClient:
+		fields = []string{"Timeout"}
+	case domDialer:
+		fields = []string{"Timeout", "Deadline"}
+	default:
+		return nil, false
+	}
+	st, ok := structOf(v.Type())
+	if !ok {
+		return nil, false
+	}
+	if _, ok := v.Type().Underlying().(*types.Pointer); !ok {
+		return nil, false
+	}
+	for _, fa := range fieldAddrs(v) {
+		if slices.Contains(fields, st.Field(fa.Field).Name()) && storesNonZero(fa) {
+			return ev.boundedBy(typeShort(v.Type())+"{"+st.Field(fa.Field).Name()+"}", fa), true
+		}
+	}
+	return nil, false
 }
 
 // storesNonZero reports whether a value other than the zero constant is

@@ -70,6 +70,20 @@ func clientFromOptions(u string) {
 	c.Get(u) // ok: an option may set Timeout
 }
 
+func plainClient() *http.Client { return &http.Client{} }
+
+func clientTimeoutSetAfterMade(u string) {
+	c := plainClient()
+	c.Timeout = 5 * time.Second
+	c.Get(u) // ok: the caller gives the client it got a Timeout
+}
+
+func clientTimeoutZeroedAfterMade(u string) {
+	c := plainClient()
+	c.Timeout = 0
+	c.Get(u) // want `http.Client.Get has no timeout: it sends its request without a context and a client without Timeout \(from everyday.plainClient\)`
+}
+
 // --- a helper that bounds its context only under a condition ---
 
 func bounded(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
