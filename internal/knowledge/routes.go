@@ -23,10 +23,19 @@ var routes = map[string]Route{
 	"(github.com/go-chi/chi/v5.Router).HandleFunc": {0, 1, ""},
 	"(*github.com/go-chi/chi/v5.Mux).Handle":       {0, 1, ""},
 	"(*github.com/go-chi/chi/v5.Mux).HandleFunc":   {0, 1, ""},
+	// httprouter's Handle takes the method first.
+	"(*github.com/julienschmidt/httprouter.Router).Handle":      {1, 2, ""},
+	"(*github.com/julienschmidt/httprouter.Router).Handler":     {1, 2, ""},
+	"(*github.com/julienschmidt/httprouter.Router).HandlerFunc": {1, 2, ""},
+	// Prometheus's router (Prometheus, Alertmanager) names two methods
+	// its own way.
+	"(*github.com/prometheus/common/route.Router).Del":   {0, 1, "DELETE"},
+	"(*github.com/prometheus/common/route.Router).Query": {0, 1, "QUERY"},
 }
 
 // routeMethods are the routers whose methods are named for the HTTP
-// method they register (chi's Get, gin's and echo's GET), by the
+// method they register (chi's Get, gin's, echo's and httprouter's GET,
+// Prometheus's route.Router's Get), by the
 // receiver's type as in a full name.
 var routeMethods = []string{
 	"(github.com/go-chi/chi/v5.Router).",
@@ -35,6 +44,8 @@ var routeMethods = []string{
 	"(*github.com/gin-gonic/gin.Engine).",
 	"(*github.com/labstack/echo/v4.Echo).",
 	"(*github.com/labstack/echo/v4.Group).",
+	"(*github.com/julienschmidt/httprouter.Router).",
+	"(*github.com/prometheus/common/route.Router).",
 }
 
 var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"}
