@@ -97,6 +97,7 @@ type collector struct {
 	mu      sync.Mutex
 	funcs   []*summary.MapFunc
 	entries []*summary.MapEntry
+	impls   []summary.MapImpl
 }
 
 // analyzer returns the collecting analyzer, which requires the suite's
@@ -117,6 +118,7 @@ func (c *collector) analyzer(suite []*analysis.Analyzer) *lint.Analyzer {
 			defer c.mu.Unlock()
 			c.funcs = append(c.funcs, res.MapFuncs()...)
 			c.entries = append(c.entries, res.MapEntries()...)
+			c.impls = append(c.impls, res.MapImpls()...)
 			return nil, nil
 		},
 	}
@@ -130,7 +132,8 @@ func (c *collector) source() resilmap.Source {
 	defer c.mu.Unlock()
 	funcs := dedupFuncs(c.funcs)
 	sort.SliceStable(c.entries, func(i, j int) bool { return c.entries[i].At < c.entries[j].At })
-	return resilmap.Source{Funcs: funcs, Entries: c.entries}
+	// Impls may repeat (a test variant); Build keeps one of each.
+	return resilmap.Source{Funcs: funcs, Entries: c.entries, Impls: c.impls}
 }
 
 // dedupFuncs sorts funcs by key and keeps one of each: a package checked

@@ -2,6 +2,9 @@ package resilmap
 
 import (
 	"fmt"
+	"maps"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,9 +17,12 @@ import (
 type Source struct {
 	Module string // the module's path
 	// Root is the module's directory: positions are made relative to it.
-	Root     string
-	Funcs    []*summary.MapFunc
-	Entries  []*summary.MapEntry
+	Root    string
+	Funcs   []*summary.MapFunc
+	Entries []*summary.MapEntry
+	// Impls are the module's methods implementing its interfaces: an
+	// interface call reaches each.
+	Impls    []summary.MapImpl
 	Findings []Finding // Pos with the file's full path, as the engine's
 }
 
@@ -29,9 +35,14 @@ const maxDepth = 24
 // records every outbound call reached, once per entry, by the shortest
 // way, with what bounds it on that way.
 func Build(src Source) *Map {
-	b := &builder{src: src, funcs: map[string]*summary.MapFunc{}, callIDs: map[string]string{}, entryFuncs: map[string]bool{}}
+	b := &builder{src: src, funcs: map[string]*summary.MapFunc{}, callIDs: map[string]string{}, entryFuncs: map[string]bool{}, impls: map[string][]string{}}
 	for _, f := range src.Funcs {
 		b.funcs[f.Key] = f
+	}
+	for _, im := range src.Impls {
+		if !slices.Contains(b.impls[im.Iface], im.Method) {
+			b.impls[im.Iface] = append(b.impls[im.Iface], im.Method)
+		}
 	}
 	for _, en := range src.Entries {
 		b.entryFuncs[en.Func] = true
@@ -66,6 +77,9 @@ type builder struct {
 	// another entry (main registers the handlers, and starts the jobs,
 	// that are entries of their own).
 	entryFuncs map[string]bool
+	// impls are the methods implementing each interface method, by its
+	// key.
+	impls map[string][]string
 }
 
 // param names a function's parameter in an environment.
@@ -140,42 +154,75 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 			continue
 		}
 		for _, e := range s.fn.Edges {
-			callee := b.funcs[e.Callee]
-			if callee == nil || visited[callee.Key] || b.entryFuncs[callee.Key] {
-				continue
-			}
-			visited[callee.Key] = true
-			env := make(map[param]summary.MapBound, len(s.env)+len(e.Args))
-			for k, v := range s.env {
-				env[k] = v
-			}
-			idem := make(map[param]summary.MapIdem, len(s.idem))
-			for k, v := range s.idem {
-				idem[k] = v
-			}
-			targets := make(map[param]string, len(s.targets))
-			for k, v := range s.targets {
-				targets[k] = v
-			}
-			for _, a := range e.Args {
-				env[param{callee.Key, a.Param}] = resolve(a.Bound, s.env)
-				if a.Target != "" {
-					targets[param{callee.Key, a.Param}] = a.Target
+			for _, t := range b.callees(e.Callee) {
+				if visited[t.fn.Key] || b.entryFuncs[t.fn.Key] {
+					continue
 				}
-				if a.Idem != nil {
-					idem[param{callee.Key, a.Param}] = resolveIdem(*a.Idem, s.idem)
-				}
+				visited[t.fn.Key] = true
+				queue = append(queue, s.next(t, e))
 			}
-			queue = append(queue, step{
-				fn:      callee,
-				env:     env,
-				idem:    idem,
-				targets: targets,
-				via:     append(append([]string(nil), s.via...), callee.Display),
-				sites:   append(append([]string(nil), s.sites...), e.At),
-				layers:  append(append([]summary.MapLayer(nil), s.layers...), e.Layers...),
-			})
 		}
+	}
+}
+
+// callee is a function an edge reaches: the callee itself, or for a call
+// of an interface method, a method implementing it (as names the
+// interface, for the path).
+type callee struct {
+	fn *summary.MapFunc
+	as string
+}
+
+// callees returns the functions with claims that an edge to key reaches.
+func (b *builder) callees(key string) []callee {
+	if fn := b.funcs[key]; fn != nil {
+		return []callee{{fn: fn}}
+	}
+	var out []callee
+	for _, m := range b.impls[key] {
+		if fn := b.funcs[m]; fn != nil {
+			out = append(out, callee{fn: fn, as: ifaceDisplay(key)})
+		}
+	}
+	return out
+}
+
+// ifaceDisplay shortens an interface method's key for people:
+// (example.com/notify.Notifier).Notify is notify.Notifier.Notify.
+func ifaceDisplay(key string) string {
+	recv, method, ok := strings.Cut(strings.TrimPrefix(key, "("), ").")
+	if !ok {
+		return key
+	}
+	return path.Base(recv) + "." + method
+}
+
+// next is the step into the callee t of edge e: the callee's parameters
+// bound by what s passes.
+func (s step) next(t callee, e summary.MapEdge) step {
+	env, idem, targets := maps.Clone(s.env), maps.Clone(s.idem), maps.Clone(s.targets)
+	for _, a := range e.Args {
+		p := param{t.fn.Key, a.Param}
+		env[p] = resolve(a.Bound, s.env)
+		if a.Target != "" {
+			targets[p] = a.Target
+		}
+		if a.Idem != nil {
+			idem[p] = resolveIdem(*a.Idem, s.idem)
+		}
+	}
+	display := t.fn.Display
+	if t.as != "" {
+		display += " (as " + t.as + ")"
+	}
+	return step{
+		fn:      t.fn,
+		env:     env,
+		idem:    idem,
+		targets: targets,
+		via:     append(append([]string(nil), s.via...), display),
+		sites:   append(append([]string(nil), s.sites...), e.At),
+		layers:  append(append([]summary.MapLayer(nil), s.layers...), e.Layers...),
 	}
 }
 

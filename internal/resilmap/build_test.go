@@ -47,6 +47,7 @@ func buildFixtureIn(t *testing.T, mod, pkg string, more ...string) *resilmap.Map
 			res := act.Result.(*summary.Result)
 			src.Funcs = append(src.Funcs, res.MapFuncs()...)
 			src.Entries = append(src.Entries, res.MapEntries()...)
+			src.Impls = append(src.Impls, res.MapImpls()...)
 		}
 	}
 	return resilmap.Build(src)
@@ -224,4 +225,33 @@ func TestBuildTargets(t *testing.T) {
 			assert.Equal(t, resilmap.DeadlineClient, p.Deadline.Source, calls[p.Call])
 		}
 	}
+}
+
+// TestBuildFollowsInterfaces: a dispatcher calls notifiers through an
+// interface that registrations fill at run time; the map follows the call
+// to each implementation in the module, under the caller's deadline, and
+// says on the path which interface it went through. Outside the module
+// mapped the interface is not followed.
+func TestBuildFollowsInterfaces(t *testing.T) {
+	pkgs := []string{"resilmap/notifylib", "resilmap/notifyhooks"}
+	m := buildFixtureIn(t, "resilmap", "resilmap/notifycmd", pkgs...)
+	calls := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c
+	}
+	got := map[string]resilmap.Path{}
+	for _, p := range m.Paths {
+		got[calls[p.Call].Callee] = p
+	}
+	require.Len(t, got, 2, "the webhook's POST and the syslog notifier's dial")
+	hook := got["http.Client.Do"]
+	assert.Equal(t, []string{"main.main", "notifylib.Dispatch", "notifyhooks.Webhook.Notify (as notifylib.Notifier.Notify)"}, hook.Via)
+	assert.Equal(t, resilmap.DeadlineTimeout, hook.Deadline.Source, "the caller's context reaches the implementation")
+	assert.Equal(t, "context.WithTimeout(10s)", hook.Deadline.What)
+	dial := got["net.Dial"]
+	assert.Equal(t, []string{"main.main", "notifylib.Dispatch", "notifyhooks.syslog.Notify (as notifylib.Notifier.Notify)"}, dial.Via)
+	assert.Equal(t, resilmap.DeadlineNone, dial.Deadline.Source)
+
+	m = buildFixture(t, "resilmap/notifycmd", pkgs...)
+	assert.Empty(t, m.Paths)
 }

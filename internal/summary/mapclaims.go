@@ -153,6 +153,7 @@ func (e *engine) mapClaims() {
 		}
 	}
 	e.mapEntries()
+	e.mapImpls()
 	sort.Slice(e.res.mapFuncs, func(i, j int) bool { return e.res.mapFuncs[i].Key < e.res.mapFuncs[j].Key })
 }
 

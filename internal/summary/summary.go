@@ -120,6 +120,7 @@ type Result struct {
 	// The resilience map's claims, in map mode (mapclaims.go).
 	mapFuncs   []*MapFunc
 	mapEntries []*MapEntry
+	mapImpls   []MapImpl
 
 	// grpcTimeoutInterceptor is set when the package builds a gRPC client
 	// interceptor that puts a deadline on calls without one.
