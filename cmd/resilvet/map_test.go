@@ -62,7 +62,7 @@ func TestMap(t *testing.T) {
 			assert.Equal(t, "3", p.Retry.Product)
 			require.NotNil(t, p.Idempotent)
 			assert.False(t, *p.Idempotent, "a POST without an idempotency key")
-			assert.Equal(t, "/charges?", c.Target, "the URL's constant part, from the request Charge makes")
+			assert.Equal(t, "…/charges?…", c.Target, "the URL as Charge builds it, from the request it makes and a helper sends")
 		case c.Callee == "sql.DB.QueryRow":
 			assert.Equal(t, "SELECT sum(price) FROM cart WHERE user_id = $1", c.Target)
 			require.NotNil(t, p.Idempotent)

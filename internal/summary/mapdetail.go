@@ -1,10 +1,14 @@
 package summary
 
 import (
+	"go/constant"
+	"go/token"
 	"go/types"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -226,7 +230,7 @@ func (e *engine) mapTarget(info *fnInfo, instr ssa.CallInstruction) string {
 	switch name {
 	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm",
 		"(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-		return urlText(e.constParts(argOf(c, 0), 0))
+		return e.urlText(argOf(c, 0))
 	}
 	if ec, ok := knowledge.EffectOf(name); ok && ec.Request >= 0 {
 		return e.requestTarget(argOf(c, ec.Request))
@@ -243,20 +247,116 @@ func (e *engine) requestTarget(v ssa.Value) string {
 	}
 	switch calleeName(made.Common()) {
 	case "net/http.NewRequest":
-		return urlText(e.constParts(argOf(made.Common(), 1), 0))
+		return e.urlText(argOf(made.Common(), 1))
 	case "net/http.NewRequestWithContext":
-		return urlText(e.constParts(argOf(made.Common(), 2), 0))
+		return e.urlText(argOf(made.Common(), 2))
 	}
 	return ""
 }
 
-// urlText joins a URL's constant parts, marking what is not constant.
-func urlText(parts []string) string {
-	if len(parts) == 0 {
+// urlText writes a URL as the code builds it, "…" standing for each part
+// known only at run time (base+"/v1/items" is "…/v1/items"); "" when no
+// part says anything (base+"?"+query).
+func (e *engine) urlText(v ssa.Value) string {
+	t := e.urlTemplate(v, 0)
+	for strings.Contains(t, "……") {
+		t = strings.ReplaceAll(t, "……", "…")
+	}
+	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return ""
 	}
-	return cutText(strings.Join(parts, "…"), 80)
+	return cutText(t, 80)
 }
+
+// urlTemplate is urlText's reading of one string value: a constant, a
+// concatenation, a constant format given to fmt.Sprintf (each verb a
+// part known at run time), or "…".
+func (e *engine) urlTemplate(v ssa.Value, depth int) string {
+	if v == nil || depth > 6 {
+		return "…"
+	}
+	if k, ok := e.constOf(v); ok {
+		if k.Kind() == constant.String {
+			return constant.StringVal(k)
+		}
+		return "…"
+	}
+	switch x := v.(type) {
+	case *ssa.BinOp:
+		if x.Op == token.ADD {
+			return e.urlTemplate(x.X, depth+1) + e.urlTemplate(x.Y, depth+1)
+		}
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+			return e.urlTemplate(call, depth+1) // url.JoinPath's result
+		}
+	case *ssa.Call:
+		switch calleeName(x.Common()) {
+		case "fmt.Sprintf":
+			if k, ok := e.constOf(x.Call.Args[0]); ok && k.Kind() == constant.String {
+				return formatVerbs.ReplaceAllString(constant.StringVal(k), "…")
+			}
+		case "net/url.JoinPath", "path.Join":
+			var parts []string
+			for _, a := range x.Call.Args {
+				if sl, ok := a.(*ssa.Slice); ok {
+					// JoinPath's elements, a variadic slice.
+					parts = append(parts, e.sliceTemplates(sl, depth+1)...)
+				} else {
+					parts = append(parts, e.urlTemplate(a, depth+1))
+				}
+			}
+			return strings.Join(parts, "/")
+		case "(*net/url.URL).String":
+			if u, ok := e.literalOf(argOf(x.Common(), -1)).(*ssa.Alloc); ok {
+				return e.urlLiteralTemplate(u, depth+1)
+			}
+		}
+	}
+	return "…"
+}
+
+// sliceTemplates reads the elements stored into a variadic slice.
+func (e *engine) sliceTemplates(sl *ssa.Slice, depth int) []string {
+	al, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return []string{"…"}
+	}
+	var out []string
+	for _, r := range *al.Referrers() {
+		if ia, ok := r.(*ssa.IndexAddr); ok {
+			for _, rr := range *ia.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+					out = append(out, e.urlTemplate(st.Val, depth))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// urlLiteralTemplate reads a url.URL literal's fields:
+// &url.URL{Scheme: "https", Host: host, Path: "/v1/items"} is
+// https://…/v1/items.
+func (e *engine) urlLiteralTemplate(u *ssa.Alloc, depth int) string {
+	fields := map[string]string{}
+	for _, st := range fieldStores(u) {
+		fields[st.field] = e.urlTemplate(st.val, depth)
+	}
+	var b strings.Builder
+	if s, ok := fields["Scheme"]; ok {
+		b.WriteString(s + "://")
+	}
+	b.WriteString(fields["Host"])
+	b.WriteString(fields["Path"])
+	if q, ok := fields["RawQuery"]; ok {
+		b.WriteString("?" + q)
+	}
+	return b.String()
+}
+
+// formatVerbs matches a fmt verb with its flags, width and precision.
+var formatVerbs = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]*)?[a-zA-Z]`)
 
 func cutText(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")

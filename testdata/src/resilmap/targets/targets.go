@@ -6,7 +6,9 @@ package main
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -50,4 +52,22 @@ func deliver(ctx context.Context, db *sql.DB, h *hook) {
 	// The statement is the first string: the argument that spells a
 	// write is data.
 	_, _ = db.QueryContext(ctx, "SELECT id FROM events WHERE kind = ?", "INSERT")
+	built(ctx, h)
+}
+
+// built sends requests whose URLs are built from configuration and
+// constants: the map shows the constants and marks the rest.
+func built(ctx context.Context, h *hook) {
+	q := url.Values{"id": {"1"}}
+	u, _ := url.JoinPath(h.url, "v3", "feeds")
+	r1, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url+"/v1/items", nil)
+	_, _ = h.client.Do(r1)
+	r2, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url+"?"+q.Encode(), nil)
+	_, _ = h.client.Do(r2)
+	r3, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://%s/api/%d/status", h.url, 2), nil)
+	_, _ = h.client.Do(r3)
+	r4, _ := http.NewRequestWithContext(ctx, http.MethodGet, (&url.URL{Scheme: "https", Host: h.url, Path: "/v2/things"}).String(), nil)
+	_, _ = h.client.Do(r4)
+	r5, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	_, _ = h.client.Do(r5)
 }
