@@ -21,9 +21,10 @@ import (
 // arguments carry a request's context, a deadline set on the way, or a
 // closure's context from the layer it is handed to. An analyzer that
 // reports each claim where it is made lets the fixture's want comments
-// say what the engine must claim.
+// say what the engine must claim. Handlers that functions of the package
+// make are entries by the function each constructor returns.
 func TestMapClaims(t *testing.T) {
-	analysistest.Run(t, resilvettest.TestData(), mapReporter(), "resilmap/svc")
+	analysistest.Run(t, resilvettest.TestData(), mapReporter(), "resilmap/svc", "resilmap/handlers")
 }
 
 func mapReporter() *analysis.Analyzer {

@@ -137,8 +137,14 @@ func (e *engine) routeEntry(c *ssa.CallCommon, r knowledge.Route) *MapEntry {
 
 // handlerTarget returns the function a func value is: a function, a
 // closure, a method value (through its wrapper, which MapKey names by
-// the method), or any of those converted (http.HandlerFunc(f)).
+// the method), any of those converted (http.HandlerFunc(f)), or the one
+// such function a constructor of the package returns
+// (mux.Handle("/health", newHealthHandler(…))).
 func handlerTarget(v ssa.Value) *ssa.Function {
+	return handlerTargetIn(v, 0)
+}
+
+func handlerTargetIn(v ssa.Value, depth int) *ssa.Function {
 	for range 4 {
 		switch x := v.(type) {
 		case *ssa.Function:
@@ -152,6 +158,11 @@ func handlerTarget(v ssa.Value) *ssa.Function {
 			v = x.X
 		case *ssa.MakeInterface:
 			v = x.X
+		case *ssa.Call:
+			if depth > 2 {
+				return nil
+			}
+			return sameOf(returnedBy(x), func(r ssa.Value) *ssa.Function { return handlerTargetIn(r, depth+1) })
 		default:
 			return nil
 		}
@@ -160,15 +171,63 @@ func handlerTarget(v ssa.Value) *ssa.Function {
 }
 
 // serveHTTPOf returns the ServeHTTP method of the value registered as a
-// handler, by its dynamic type.
+// handler, by its dynamic type, also when a constructor of the package
+// returns it as an http.Handler; nil for an http.HandlerFunc, whose
+// method names no function of the service.
 func serveHTTPOf(v ssa.Value) *types.Func {
-	mi, ok := v.(*ssa.MakeInterface)
-	if !ok {
+	return serveHTTPIn(v, 0)
+}
+
+func serveHTTPIn(v ssa.Value, depth int) *types.Func {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		obj, _, _ := types.LookupFieldOrMethod(x.X.Type(), true, nil, "ServeHTTP")
+		f, _ := obj.(*types.Func)
+		if f == nil || f.FullName() == "(net/http.HandlerFunc).ServeHTTP" {
+			return nil
+		}
+		return f
+	case *ssa.Call:
+		if depth > 2 {
+			return nil
+		}
+		return sameOf(returnedBy(x), func(r ssa.Value) *types.Func { return serveHTTPIn(r, depth+1) })
+	}
+	return nil
+}
+
+// returnedBy returns the first results a call's callee returns, when the
+// callee is a function of the package (its body is known).
+func returnedBy(call *ssa.Call) []ssa.Value {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Blocks == nil {
 		return nil
 	}
-	obj, _, _ := types.LookupFieldOrMethod(mi.X.Type(), true, nil, "ServeHTTP")
-	f, _ := obj.(*types.Func)
-	return f
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+			out = append(out, ret.Results[0])
+		}
+	}
+	return out
+}
+
+// sameOf returns what f finds in every value, when it finds the same
+// thing in each (a nil result excepted: a constructor's error path);
+// else the zero T.
+func sameOf[T comparable](vs []ssa.Value, f func(ssa.Value) T) T {
+	var found, zero T
+	for _, v := range vs {
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		t := f(v)
+		if t == zero || found != zero && t != found {
+			return zero
+		}
+		found = t
+	}
+	return found
 }
 
 // isServiceRegistration reports whether c calls a generated gRPC

@@ -1,0 +1,47 @@
+// Package main registers handlers that functions of the package make: the
+// map names the function each constructor returns, and no entry for a
+// handler it cannot name.
+package main
+
+import "net/http"
+
+func main() { // want `entry main "main" resilmap/handlers.main`
+	mux := http.NewServeMux()
+	mux.Handle("/status", statusHandler())       // want `entry http "/status" resilmap/handlers.statusHandler\$1` `edge resilmap/handlers.statusHandler $`
+	mux.Handle("/members", newMembers(false))    // want `entry http "/members" \(\*resilmap/handlers.members\).ServeHTTP` `edge resilmap/handlers.newMembers $`
+	mux.Handle("/any", http.HandlerFunc(pick())) // want `edge resilmap/handlers.pick $`
+	mux.Handle("/either", either(true))          // want `edge resilmap/handlers.either $`
+	http.ListenAndServe(":8080", mux)
+}
+
+func statusHandler() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {}
+}
+
+type members struct{}
+
+func (*members) ServeHTTP(w http.ResponseWriter, r *http.Request) {}
+
+// newMembers returns nil on its error path: the handler is still the
+// members type's.
+func newMembers(fail bool) http.Handler {
+	if fail {
+		return nil
+	}
+	return &members{}
+}
+
+// pick returns a handler the engine cannot name: no entry.
+func pick() func(http.ResponseWriter, *http.Request) {
+	return handlers[len(handlers)-1]
+}
+
+var handlers []func(http.ResponseWriter, *http.Request)
+
+// either returns one of two handlers: no entry rather than a guess.
+func either(b bool) http.Handler {
+	if b {
+		return statusHandler() // want `edge resilmap/handlers.statusHandler $`
+	}
+	return &members{}
+}
