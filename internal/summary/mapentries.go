@@ -123,7 +123,7 @@ func (e *engine) routeEntry(c *ssa.CallCommon, r knowledge.Route) *MapEntry {
 		if m == nil {
 			return nil
 		}
-		key, display = m.FullName(), m.Name()
+		key, display = m.FullName(), typeShort(m.Type().(*types.Signature).Recv().Type())+"."+m.Name()
 	}
 	pattern := display
 	if k, ok := argOf(c, r.Pattern).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {

@@ -11,8 +11,12 @@ func main() { // want `entry main "main" resilmap/handlers.main`
 	mux.Handle("/members", newMembers(false))    // want `entry http "/members" \(\*resilmap/handlers.members\).ServeHTTP` `edge resilmap/handlers.newMembers $`
 	mux.Handle("/any", http.HandlerFunc(pick())) // want `edge resilmap/handlers.pick $`
 	mux.Handle("/either", either(true))          // want `edge resilmap/handlers.either $`
+	mux.Handle(prefix, &members{})               // want `entry http "main.members.ServeHTTP" \(\*resilmap/handlers.members\).ServeHTTP`
 	http.ListenAndServe(":8080", mux)
 }
+
+// prefix is configuration: the entry is named by its handler.
+var prefix = "/"
 
 func statusHandler() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {}
