@@ -196,6 +196,34 @@ func serveHTTPIn(v ssa.Value, depth int) *types.Func {
 	return nil
 }
 
+// implementationType returns the concrete type of the value made into
+// an interface: where it is made, or by the constructor of the package
+// that returns it (pb.RegisterKVServer(s, NewKVServer(…))); nil when it
+// cannot be told.
+func implementationType(v ssa.Value, depth int) types.Type {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return x.X.Type()
+	case *ssa.Call:
+		if depth > 2 {
+			return nil
+		}
+		var found types.Type
+		for _, r := range returnedBy(x) {
+			if c, ok := r.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			t := implementationType(r, depth+1)
+			if t == nil || found != nil && !types.Identical(t, found) {
+				return nil
+			}
+			found = t
+		}
+		return found
+	}
+	return nil
+}
+
 // returnedBy returns the first results a call's callee returns, when the
 // callee is a function of the package (its body is known).
 func returnedBy(call *ssa.Call) []ssa.Value {
@@ -255,8 +283,8 @@ func isServiceRegistration(c *ssa.CallCommon) bool {
 func (e *engine) serviceEntries(c *ssa.CallCommon) []*MapEntry {
 	f := calleeFunc(c)
 	iface := f.Type().(*types.Signature).Params().At(1).Type()
-	mi, ok := argOf(c, 1).(*ssa.MakeInterface)
-	if !ok {
+	implType := implementationType(argOf(c, 1), 0)
+	if implType == nil {
 		return nil
 	}
 	service := strings.TrimSuffix(types.TypeString(iface, func(*types.Package) string { return "" }), "Server")
@@ -267,7 +295,7 @@ func (e *engine) serviceEntries(c *ssa.CallCommon) []*MapEntry {
 		if !m.Exported() {
 			continue
 		}
-		obj, _, _ := types.LookupFieldOrMethod(mi.X.Type(), true, m.Pkg(), m.Name())
+		obj, _, _ := types.LookupFieldOrMethod(implType, true, m.Pkg(), m.Name())
 		impl, ok := obj.(*types.Func)
 		if !ok || impl.Pkg() == nil || strings.HasPrefix(impl.Name(), "mustEmbed") {
 			continue

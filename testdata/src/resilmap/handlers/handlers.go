@@ -3,15 +3,21 @@
 // handler it cannot name.
 package main
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+
+	"google.golang.org/grpc"
+)
 
 func main() { // want `entry main "main" resilmap/handlers.main`
 	mux := http.NewServeMux()
-	mux.Handle("/status", statusHandler())       // want `entry http "/status" resilmap/handlers.statusHandler\$1` `edge resilmap/handlers.statusHandler $`
-	mux.Handle("/members", newMembers(false))    // want `entry http "/members" \(\*resilmap/handlers.members\).ServeHTTP` `edge resilmap/handlers.newMembers $`
-	mux.Handle("/any", http.HandlerFunc(pick())) // want `edge resilmap/handlers.pick $`
-	mux.Handle("/either", either(true))          // want `edge resilmap/handlers.either $`
-	mux.Handle(prefix, &members{})               // want `entry http "main.members.ServeHTTP" \(\*resilmap/handlers.members\).ServeHTTP`
+	mux.Handle("/status", statusHandler())                // want `entry http "/status" resilmap/handlers.statusHandler\$1` `edge resilmap/handlers.statusHandler $`
+	mux.Handle("/members", newMembers(false))             // want `entry http "/members" \(\*resilmap/handlers.members\).ServeHTTP` `edge resilmap/handlers.newMembers $`
+	mux.Handle("/any", http.HandlerFunc(pick()))          // want `edge resilmap/handlers.pick $`
+	mux.Handle("/either", either(true))                   // want `edge resilmap/handlers.either $`
+	mux.Handle(prefix, &members{})                        // want `entry http "main.members.ServeHTTP" \(\*resilmap/handlers.members\).ServeHTTP`
+	RegisterPingServer(grpc.NewServer(), newPingServer()) // want `entry grpc "Ping/Ping" \(resilmap/handlers.pinger\).Ping` `edge resilmap/handlers.newPingServer $`
 	http.ListenAndServe(":8080", mux)
 }
 
@@ -49,3 +55,21 @@ func either(b bool) http.Handler {
 	}
 	return &members{}
 }
+
+// PingServer and RegisterPingServer are what protoc-gen-go-grpc generates
+// for a service Ping; a constructor of the package makes the
+// implementation.
+type PingServer interface {
+	Ping(context.Context, *PingRequest) (*PingReply, error)
+}
+
+type PingRequest struct{}
+type PingReply struct{}
+
+func RegisterPingServer(s grpc.ServiceRegistrar, srv PingServer) {}
+
+type pinger struct{}
+
+func (pinger) Ping(context.Context, *PingRequest) (*PingReply, error) { return &PingReply{}, nil }
+
+func newPingServer() PingServer { return pinger{} }
