@@ -306,7 +306,7 @@ func (e *engine) urlTemplate(v ssa.Value, depth int) string {
 					parts = append(parts, e.urlTemplate(a, depth+1))
 				}
 			}
-			return strings.Join(parts, "/")
+			return joinPath(parts)
 		case "(*net/url.URL).String":
 			if u, ok := e.literalOf(argOf(x.Common(), -1)).(*ssa.Alloc); ok {
 				return e.urlLiteralTemplate(u, depth+1)
@@ -314,6 +314,22 @@ func (e *engine) urlTemplate(v ssa.Value, depth int) string {
 		}
 	}
 	return "…"
+}
+
+// joinPath joins a path's elements with one slash between each two, as
+// url.JoinPath and path.Join do.
+func joinPath(parts []string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if !strings.HasSuffix(b.String(), "/") {
+				b.WriteByte('/')
+			}
+			p = strings.TrimLeft(p, "/")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // sliceTemplates reads the elements stored into a variadic slice.

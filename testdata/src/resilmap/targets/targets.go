@@ -59,7 +59,7 @@ func deliver(ctx context.Context, db *sql.DB, h *hook) {
 // constants: the map shows the constants and marks the rest.
 func built(ctx context.Context, h *hook) {
 	q := url.Values{"id": {"1"}}
-	u, _ := url.JoinPath(h.url, "v3", "feeds")
+	u, _ := url.JoinPath(h.url, "/v3/", "/feeds")
 	r1, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url+"/v1/items", nil)
 	_, _ = h.client.Do(r1)
 	r2, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url+"?"+q.Encode(), nil)
