@@ -109,8 +109,9 @@ or "//lint:ignore <analyzer> <reason>" (standalone mode only).
 
 Exit status (standalone): 0 no findings, 1 findings or a package that does
 not load, 2 bad usage; with -f sarif, 0 whatever the findings (the report
-carries them); with -f html or map-json, 0 when the map is written. Checker modes (-fix, -diff, -json): 0 none or all fixed, 3
-findings, 1 errors; go vet: 1 findings.
+carries them); with -f html or map-json, 0 when the map is written, 1 when
+no package loads (no map is written). Checker modes (-fix, -diff, -json): 0
+none or all fixed, 3 findings, 1 errors; go vet: 1 findings.
 
 Cache: $RESILVET_CACHE, default resilvet/ in the user cache directory, one
 subdirectory per set of analyzer options.

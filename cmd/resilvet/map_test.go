@@ -105,12 +105,22 @@ func TestMapFlags(t *testing.T) {
 
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/broken")))
-	r = run(t, dir, bin, "-f", "map-json", "./syntax")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "good"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "good", "good.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	r = run(t, dir, bin, "-f", "map-json", "./syntax", "./typeerr", "./good")
+	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "syntax.go:6:24")
 	assert.Contains(t, r.stderr, "the map leaves out what did not load")
 	assert.NotContains(t, r.stdout+r.stderr, "panic")
 	_, err = resilmap.ReadJSON(strings.NewReader(r.stdout))
-	assert.NoError(t, err, "the map of what loaded is still written")
+	assert.NoError(t, err, "the map of what loaded (./good) is still written")
+
+	for _, pattern := range []string{"./syntax", "./nonexistent/..."} {
+		r = run(t, dir, bin, "-f", "html", pattern)
+		assert.Equal(t, 1, r.code, pattern)
+		assert.Contains(t, r.stderr, "no package was loaded and checked: no map written", pattern)
+		assert.Empty(t, r.stdout, "an empty map would read as a service with no entry points")
+	}
 }
 
 func values(m map[string]string) []string {

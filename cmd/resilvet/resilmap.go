@@ -35,8 +35,8 @@ func isMapFormat(format string) bool { return format == formatHTML || format == 
 // findings. The runner's cache is a fresh directory: a package read from
 // the cache would run no analyzer, and collect nothing. It returns the
 // exit status: 0 when the map was written, even with findings on it (the
-// map is a report, not a gate), 1 when the packages cannot be loaded or
-// the map cannot be written.
+// map is a report, not a gate), 1 when no package can be loaded or the
+// map cannot be written.
 func runMap(opts *analyzers.Options, args, patterns []string, format string, out io.Writer) int {
 	opts.Map = true
 	module, root := moduleOf(patterns)
@@ -56,6 +56,18 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 	if results == nil {
 		return max(status, 1)
 	}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if d.Category == "compile" {
+				fmt.Fprintf(os.Stderr, "resilvet: %v: %s (the map leaves out what did not load)\n", d.Position, d.Message)
+			}
+		}
+	}
+	if col.checked() == 0 {
+		// An empty map would read as a service with no entry points.
+		fmt.Fprintln(os.Stderr, "resilvet: no package was loaded and checked: no map written")
+		return 1
+	}
 	src := col.source()
 	src.Module, src.Root = module, root
 	for _, f := range identify(results) {
@@ -67,13 +79,6 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 			file = d.Position.Filename
 		}
 		src.Findings = append(src.Findings, resilmap.Finding{Analyzer: d.Category, Message: d.Message, Pos: fmt.Sprintf("%s:%d:%d", file, d.Position.Line, d.Position.Column)})
-	}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			if d.Category == "compile" {
-				fmt.Fprintf(os.Stderr, "resilvet: %v: %s (the map leaves out what did not load)\n", d.Position, d.Message)
-			}
-		}
 	}
 	m := resilmap.Build(src)
 	w := bufio.NewWriter(out)
@@ -98,6 +103,8 @@ type collector struct {
 	funcs   []*summary.MapFunc
 	entries []*summary.MapEntry
 	impls   []summary.MapImpl
+	// packages counts the packages whose claims were collected.
+	packages int
 }
 
 // analyzer returns the collecting analyzer, which requires the suite's
@@ -119,10 +126,18 @@ func (c *collector) analyzer(suite []*analysis.Analyzer) *lint.Analyzer {
 			c.funcs = append(c.funcs, res.MapFuncs()...)
 			c.entries = append(c.entries, res.MapEntries()...)
 			c.impls = append(c.impls, res.MapImpls()...)
+			c.packages++
 			return nil, nil
 		},
 	}
 	return &lint.Analyzer{Analyzer: a, Doc: &lint.RawDocumentation{Title: "the resilience map's claims", Severity: lint.SeverityHint}}
+}
+
+// checked returns how many packages the collector saw.
+func (c *collector) checked() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.packages
 }
 
 // source returns what was collected, in a stable order (the runner
