@@ -247,6 +247,10 @@ func resolve(bd summary.MapBound, env map[param]summary.MapBound) summary.MapBou
 			best = v
 		}
 	}
+	if bd.Weak && best.State == summary.MapUnbounded {
+		// The call may bound itself: nothing on the way bounds it.
+		return summary.MapBound{State: summary.MapUnknown, Of: bd.Of}
+	}
 	return best
 }
 

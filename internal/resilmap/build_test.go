@@ -190,7 +190,8 @@ func TestBuildFollowsTheModule(t *testing.T) {
 // TestBuildTargets: a call's target is its URL or its SQL statement, read
 // from the argument that holds it: a content type or a query's parameter
 // is no target, and a URL from configuration leaves the target empty. A
-// client given its Timeout after a constructor made it bounds its calls.
+// client given its Timeout after a constructor made it bounds its calls,
+// and a caller's deadline bounds a DNS lookup.
 func TestBuildTargets(t *testing.T) {
 	m := buildFixture(t, "resilmap/targets")
 	targets := map[string]string{}
@@ -206,23 +207,26 @@ func TestBuildTargets(t *testing.T) {
 		idempotent[calls[p.Call]] = p.Idempotent
 	}
 	assert.Equal(t, map[string]string{
-		"resilmap/targets/targets.go:48:22": "",
-		"resilmap/targets/targets.go:49:22": "http://hooks/events",
-		"resilmap/targets/targets.go:50:18": "http://audit/log",
-		"resilmap/targets/targets.go:51:23": "INSERT INTO events (kind) VALUES (?)",
-		"resilmap/targets/targets.go:54:24": "SELECT id FROM events WHERE kind = ?",
+		"resilmap/targets/targets.go:49:22": "",
+		"resilmap/targets/targets.go:50:22": "http://hooks/events",
+		"resilmap/targets/targets.go:51:18": "http://audit/log",
+		"resilmap/targets/targets.go:52:23": "INSERT INTO events (kind) VALUES (?)",
+		"resilmap/targets/targets.go:55:24": "SELECT id FROM events WHERE kind = ?",
 		// Built at run time: "…" marks each part the code does not say,
 		// and a URL of no constant word has no target.
-		"resilmap/targets/targets.go:64:20": "…/v1/items",
-		"resilmap/targets/targets.go:66:20": "",
-		"resilmap/targets/targets.go:68:20": "https://…/api/…/status",
-		"resilmap/targets/targets.go:70:20": "https://…/v2/things",
-		"resilmap/targets/targets.go:72:20": "…/v3/feeds",
+		"resilmap/targets/targets.go:65:20": "…/v1/items",
+		"resilmap/targets/targets.go:67:20": "",
+		"resilmap/targets/targets.go:69:20": "https://…/api/…/status",
+		"resilmap/targets/targets.go:71:20": "https://…/v2/things",
+		"resilmap/targets/targets.go:73:20": "…/v3/feeds",
+		// Lookups reach a name, not a URL: no target.
+		"resilmap/targets/targets.go:80:41": "",
+		"resilmap/targets/targets.go:86:39": "",
 	}, targets)
-	read := idempotent["resilmap/targets/targets.go:54:24"]
+	read := idempotent["resilmap/targets/targets.go:55:24"]
 	require.NotNil(t, read, "a SELECT is a read whatever its parameters spell")
 	assert.True(t, *read)
-	insert := idempotent["resilmap/targets/targets.go:51:23"]
+	insert := idempotent["resilmap/targets/targets.go:52:23"]
 	require.NotNil(t, insert)
 	assert.False(t, *insert)
 	for _, p := range m.Paths {
@@ -234,6 +238,22 @@ func TestBuildTargets(t *testing.T) {
 			assert.Equal(t, resilmap.DeadlineClient, p.Deadline.Source, calls[p.Call])
 		}
 	}
+	// DNS lookups: bounded by the caller's deadline where there is one;
+	// without one the resolver's own timeouts may bound them.
+	lookups := map[string]resilmap.Deadline{}
+	byID := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		byID[c.ID] = c
+	}
+	for _, p := range m.Paths {
+		if c := byID[p.Call]; strings.HasPrefix(c.Callee, "net.Resolver.") {
+			lookups[c.Callee] = p.Deadline
+		}
+	}
+	assert.Equal(t, map[string]resilmap.Deadline{
+		"net.Resolver.LookupIPAddr": {Source: resilmap.DeadlineTimeout, What: "context.WithTimeout(1m0s)", Pos: "resilmap/targets/targets.go:24:17"},
+		"net.Resolver.LookupHost":   {Source: resilmap.DeadlineUnknown},
+	}, lookups)
 }
 
 // TestBuildFollowsInterfaces: a dispatcher calls notifiers through an

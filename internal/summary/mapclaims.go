@@ -53,6 +53,10 @@ type MapBound struct {
 	// Either lists more parameters that decide with this one, for
 	// MapParam: the call is bounded when any of them is.
 	Either []MapBound
+	// Weak is set for a call that may bound itself (a DNS lookup): a
+	// caller's value without a deadline leaves its bound unknown, not
+	// none.
+	Weak bool
 }
 
 // MapCall is an outbound call of a function.
@@ -174,6 +178,15 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 			b := MapBound{State: MapUnknown, Of: "call"}
 			if takesDuration(c.Signature()) {
 				b = MapBound{State: MapBounded, Of: "call", What: calleeDisplay(c) + "'s timeout argument", At: at}
+			} else if ctx := ctxArg(c); ctx != nil {
+				// A context's deadline bounds it (a DNS lookup, a TLS
+				// handshake); without one the call may still bound
+				// itself (the resolver's own timeouts): unknown.
+				b = e.mapBound([]part{{d: domCtx, v: e.evalAt(domCtx, ctx, instr)}}, instr)
+				b.Weak = true
+				if b.State == MapUnbounded {
+					b = MapBound{State: MapUnknown, Of: "ctx"}
+				}
 			}
 			mf.Calls = append(mf.Calls, MapCall{Kind: o.Kind.String(), Call: calleeDisplay(c), At: at, Bound: b, Target: e.mapTarget(info, instr), Layers: e.sendLayers(info, instr)})
 			return
@@ -367,6 +380,16 @@ func takesDuration(sig *types.Signature) bool {
 		}
 	}
 	return false
+}
+
+// ctxArg returns the context a call is given, if any.
+func ctxArg(c *ssa.CallCommon) ssa.Value {
+	for _, a := range c.Args {
+		if analysisutil.IsContext(a.Type()) {
+			return a
+		}
+	}
+	return nil
 }
 
 // paramsOf returns sig's parameters, receiver excluded.

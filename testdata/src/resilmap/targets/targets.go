@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -70,4 +71,17 @@ func built(ctx context.Context, h *hook) {
 	_, _ = h.client.Do(r4)
 	r5, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	_, _ = h.client.Do(r5)
+	lookup(ctx)
+	lookupAlone(context.Background())
+}
+
+// lookup's DNS lookup is bounded by its caller's deadline.
+func lookup(ctx context.Context) {
+	_, _ = net.DefaultResolver.LookupIPAddr(ctx, "db.internal")
+}
+
+// lookupAlone's caller has no deadline, but a lookup has the resolver's
+// own timeouts: its bound is unknown, not none.
+func lookupAlone(ctx context.Context) {
+	_, _ = net.DefaultResolver.LookupHost(ctx, "cache.internal")
 }
