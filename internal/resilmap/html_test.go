@@ -444,11 +444,7 @@ func TestCut(t *testing.T) {
 // scripts/example-map.sh; the binary's end-to-end test checks the
 // map-json against the example service).
 func TestExampleMapPicture(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "docs", "examples", "checkout-map.json"))
-	require.NoError(t, err)
-	defer f.Close()
-	m, err := ReadJSON(f)
-	require.NoError(t, err)
+	m := readMapFile(t, filepath.Join("..", "..", "docs", "examples", "checkout-map.json"))
 	var buf bytes.Buffer
 	require.NoError(t, WriteSVG(&buf, m))
 	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "checkout-map.svg"))
@@ -459,11 +455,7 @@ func TestExampleMapPicture(t *testing.T) {
 // TestWriteSVGEscapes: names from the code cannot add markup to the
 // picture, and a map with nothing to draw is an error, not an empty image.
 func TestWriteSVGEscapes(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "hostile.json"))
-	require.NoError(t, err)
-	defer f.Close()
-	m, err := ReadJSON(f)
-	require.NoError(t, err)
+	m := readSample(t, "hostile.json")
 	var buf bytes.Buffer
 	require.NoError(t, WriteSVG(&buf, m))
 	assert.NotContains(t, buf.String(), "<script")

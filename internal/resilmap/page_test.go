@@ -20,11 +20,17 @@ import (
 
 func readSample(t testing.TB, name string) *Map {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
+	return readMapFile(t, filepath.Join("testdata", name))
+}
+
+// readMapFile reads the map-json file at path.
+func readMapFile(t testing.TB, path string) *Map {
+	t.Helper()
+	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
 	m, err := ReadJSON(f)
-	require.NoError(t, err, name)
+	require.NoError(t, err, path)
 	return m
 }
 

@@ -635,7 +635,7 @@ func (e *engine) urlReads(v ssa.Value) bool {
 	if fa := loadedField(v); fa != "" && knowledge.IsTokenURLField(fa) {
 		return true
 	}
-	for _, s := range e.constParts(v, 0) {
+	for _, s := range e.urlParts(v) {
 		if knowledge.ReadsOverPost(s) || knowledge.OpensUploadSession(s) {
 			return true
 		}
@@ -657,45 +657,6 @@ func loadedField(v ssa.Value) string {
 		}
 	}
 	return ""
-}
-
-// constParts returns the constant strings a string value is built from:
-// the value itself, the parts of a concatenation, a format.
-func (e *engine) constParts(v ssa.Value, depth int) []string {
-	if depth > 4 || v == nil {
-		return nil
-	}
-	if k, ok := e.constOf(v); ok && k.Kind() == constant.String {
-		return []string{constant.StringVal(k)}
-	}
-	switch x := v.(type) {
-	case *ssa.BinOp:
-		if x.Op == token.ADD {
-			return append(e.constParts(x.X, depth+1), e.constParts(x.Y, depth+1)...)
-		}
-	case *ssa.Call:
-		switch calleeName(x.Common()) {
-		case "fmt.Sprintf", "net/url.JoinPath", "path.Join":
-			var out []string
-			for _, a := range x.Call.Args {
-				out = append(out, e.constParts(a, depth+1)...)
-			}
-			return out
-		case "(*net/url.URL).String":
-			// A URL built as a struct literal: the parts stored in its
-			// fields (&url.URL{Path: …, RawQuery: …}).
-			var out []string
-			if recv := argOf(x.Common(), -1); recv == nil {
-				return nil
-			} else if u, ok := e.literalOf(recv).(*ssa.Alloc); ok {
-				for _, st := range fieldStores(u) {
-					out = append(out, e.constParts(st.val, depth+1)...)
-				}
-			}
-			return out
-		}
-	}
-	return nil
 }
 
 // sqlEffects returns the effect of an SQL call whose statement (its

@@ -405,15 +405,8 @@ func paramsOf(sig *types.Signature) []*types.Var {
 // deadline: a context, a request (by its context), a client (by its
 // Timeout).
 func deadlineDomain(t types.Type) (domain, bool) {
-	switch {
-	case analysisutil.IsContext(t):
-		return domCtx, true
-	case analysisutil.IsHTTPRequestPtr(t):
-		return domRequest, true
-	case analysisutil.IsHTTPClientPtr(t):
-		return domClient, true
-	}
-	return 0, false
+	d, ok := domainOfType(t)
+	return d, ok && d != domTransport
 }
 
 // mapBound decides what bounds a call from the values that could: the

@@ -268,9 +268,17 @@ func (e *engine) urlText(v ssa.Value) string {
 	return cutText(t, 80)
 }
 
-// urlTemplate is urlText's reading of one string value: a constant, a
+// urlParts returns the constant parts a URL value is built from, in
+// order: what urlTemplate says between the parts known at run time.
+func (e *engine) urlParts(v ssa.Value) []string {
+	return strings.FieldsFunc(e.urlTemplate(v, 0), func(r rune) bool { return r == '…' })
+}
+
+// urlTemplate is the one reading of a URL's string value, for the map's
+// targets (urlText) and the effects module's (urlParts): a constant, a
 // concatenation, a constant format given to fmt.Sprintf (each verb a
-// part known at run time), or "…".
+// part known at run time), url.JoinPath and path.Join, a url.URL
+// literal's String, or "…".
 func (e *engine) urlTemplate(v ssa.Value, depth int) string {
 	if v == nil || depth > 6 {
 		return "…"

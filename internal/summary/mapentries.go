@@ -171,29 +171,19 @@ func handlerTargetIn(v ssa.Value, depth int) *ssa.Function {
 }
 
 // serveHTTPOf returns the ServeHTTP method of the value registered as a
-// handler, by its dynamic type, also when a constructor of the package
-// returns it as an http.Handler; nil for an http.HandlerFunc, whose
-// method names no function of the service.
+// handler, by its dynamic type (implementationType); nil for an
+// http.HandlerFunc, whose method names no function of the service.
 func serveHTTPOf(v ssa.Value) *types.Func {
-	return serveHTTPIn(v, 0)
-}
-
-func serveHTTPIn(v ssa.Value, depth int) *types.Func {
-	switch x := v.(type) {
-	case *ssa.MakeInterface:
-		obj, _, _ := types.LookupFieldOrMethod(x.X.Type(), true, nil, "ServeHTTP")
-		f, _ := obj.(*types.Func)
-		if f == nil || f.FullName() == "(net/http.HandlerFunc).ServeHTTP" {
-			return nil
-		}
-		return f
-	case *ssa.Call:
-		if depth > 2 {
-			return nil
-		}
-		return sameOf(returnedBy(x), func(r ssa.Value) *types.Func { return serveHTTPIn(r, depth+1) })
+	t := implementationType(v, 0)
+	if t == nil {
+		return nil
 	}
-	return nil
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	f, _ := obj.(*types.Func)
+	if f == nil || f.FullName() == "(net/http.HandlerFunc).ServeHTTP" {
+		return nil
+	}
+	return f
 }
 
 // implementationType returns the concrete type of the value made into
