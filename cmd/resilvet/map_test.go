@@ -130,3 +130,73 @@ func values(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestMapRuntimeLayers maps a module that composes the runtime as its
+// docs recommend (deadline.Ensure, retry.Do with a budget, a breaker, a
+// per-attempt timeout): the call is retried by retry.Do's 3 attempts,
+// once (the runtime's own loop is that layer, not a second one), inside
+// the breaker, bounded by the attempt's timeout.
+func TestMapRuntimeLayers(t *testing.T) {
+	runtime, err := filepath.Abs("../../runtime")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	goMod := "module example.com/outside\n\ngo 1.26.0\n\nrequire github.com/resilvet/resilvet/runtime v0.0.0\n\nreplace github.com/resilvet/resilvet/runtime => " + runtime + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(`package main
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/resilvet/resilvet/runtime/breaker"
+	"github.com/resilvet/resilvet/runtime/budget"
+	"github.com/resilvet/resilvet/runtime/deadline"
+	"github.com/resilvet/resilvet/runtime/retry"
+)
+
+var (
+	br     = breaker.New(breaker.Settings{})
+	policy = &retry.Policy{Budget: &budget.Ratio{}}
+)
+
+func stock(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := deadline.Ensure(r.Context(), 2*time.Second)
+	defer cancel()
+	_ = retry.Do(ctx, policy, func(ctx context.Context) error {
+		return br.Do(ctx, func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://stock/items", nil)
+			if err != nil {
+				return err
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			return retry.ResponseError(resp)
+		})
+	})
+}
+
+func main() {
+	http.HandleFunc("GET /stock", stock)
+	_ = http.ListenAndServe(":8080", nil)
+}
+`), 0o644))
+	r := run(t, dir, bin, "-f", "map-json", "./...")
+	require.Equal(t, 0, r.code, r.stderr)
+	m, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	require.NoError(t, err)
+	require.Len(t, m.Paths, 1)
+	p := m.Paths[0]
+	require.NotNil(t, p.Retry)
+	assert.Equal(t, "3", p.Retry.Product)
+	require.Len(t, p.Retry.Layers, 1, "retry.Do is one layer")
+	assert.Equal(t, "retry.Do", p.Retry.Layers[0].What)
+	require.NotNil(t, p.Breaker)
+	assert.Equal(t, resilmap.DeadlineTimeout, p.Deadline.Source)
+	assert.Equal(t, "context.WithTimeout(500ms)", p.Deadline.What)
+}

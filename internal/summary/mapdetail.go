@@ -100,7 +100,8 @@ func (e *engine) sendLayers(info *fnInfo, instr ssa.CallInstruction) []MapLayer 
 func (e *engine) handedLayers(info *fnInfo, call ssa.CallInstruction, arg int) []MapLayer {
 	out := e.mapLayers(info, call)
 	c := call.Common()
-	if l, ok := e.retryLayerAt(c); ok && (l.FuncArg < 0 || l.FuncArg == arg) {
+	l, library := e.retryLayerAt(c)
+	if library && (l.FuncArg < 0 || l.FuncArg == arg) {
 		if link, ok := e.libraryLink(info, c, l); ok {
 			out = append(out, MapLayer{Kind: "retry", What: link.What, Attempts: link.Attempts, At: e.fullPos(c.Pos()), Runtime: link.Runtime, Nested: link.Nested})
 		}
@@ -111,7 +112,9 @@ func (e *engine) handedLayers(info *fnInfo, call ssa.CallInstruction, arg int) [
 	if h, ok := e.hedgeAt(info, call); ok && !h.declared {
 		out = append(out, MapLayer{Kind: "hedge", What: h.layer, At: e.fullPos(h.pos)})
 	}
-	if s := e.summaryOf(c); s != nil && s.Retries != nil {
+	// A library layer is read from the table, as retrystack reads it: its
+	// own loop, which its summary shows, is that layer, not another.
+	if s := e.summaryOf(c); s != nil && s.Retries != nil && !library {
 		for _, p := range s.Retries.Params {
 			if p.Param != arg {
 				continue
