@@ -284,3 +284,16 @@ func TestBuildFollowsInterfaces(t *testing.T) {
 	m = buildFixture(t, "resilmap/notifycmd", pkgs...)
 	assert.Empty(t, m.Paths)
 }
+
+// TestBuildRuntimeHedge: a function declared idempotent for the runtime's
+// hedge.Do runs in copies (the path's hedge) under the context hedge.Do
+// is given, the request's, though hedge.Idempotent, which it is handed
+// to, takes none.
+func TestBuildRuntimeHedge(t *testing.T) {
+	m := buildFixture(t, "resilmap/runtimehedge")
+	require.Len(t, m.Paths, 1)
+	p := m.Paths[0]
+	require.NotNil(t, p.Hedge)
+	assert.Equal(t, "hedge.Idempotent", p.Hedge.What)
+	assert.Equal(t, resilmap.DeadlineRequest, p.Deadline.Source)
+}

@@ -274,9 +274,9 @@ func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key string, 
 
 // mapClosure records a closure the function makes as an edge: it may run
 // here or be handed to what runs it (a retry layer, a breaker, a
-// goroutine). Its context parameters get the context of the call it is
-// handed to, which such layers pass on (derived, with the same
-// deadline); anywhere else they are unknown.
+// goroutine). Its context parameters get the context of the call that
+// runs it (contextRunner), which such layers pass on (derived, with the
+// same deadline); anywhere else they are unknown.
 func (e *engine) mapClosure(mf *MapFunc, info *fnInfo, fn *ssa.Function, v ssa.Value, to ssa.CallInstruction, pos token.Pos) {
 	if to != nil && registersEntry(to.Common()) {
 		return // an entry point of its own (mapentries.go), not work done here
@@ -290,17 +290,33 @@ func (e *engine) mapClosure(mf *MapFunc, info *fnInfo, fn *ssa.Function, v ssa.V
 			continue
 		}
 		b := MapBound{State: MapUnknown, Of: "ctx"}
-		if to != nil {
-			for _, a := range to.Common().Args {
-				if analysisutil.IsContext(a.Type()) {
-					b = e.mapBound([]part{{d: domCtx, v: e.evalAt(domCtx, a, to)}}, to)
-					break
-				}
-			}
+		if runner := contextRunner(to); runner != nil {
+			b = e.mapBound([]part{{d: domCtx, v: e.evalAt(domCtx, ctxArg(runner.Common()), runner)}}, runner)
 		}
 		edge.Args = append(edge.Args, MapArg{Param: i, Bound: b})
 	}
 	mf.Edges = append(mf.Edges, edge)
+}
+
+// contextRunner returns the call that runs a closure handed to call with
+// a context: call itself when it takes one (retry.Do(ctx, p, f)), or the
+// call its result is handed to, when call only wraps the closure
+// (hedge.Do(ctx, p, hedge.Idempotent(f))); nil if neither.
+func contextRunner(call ssa.CallInstruction) ssa.CallInstruction {
+	if call == nil {
+		return nil
+	}
+	if ctxArg(call.Common()) != nil {
+		return call
+	}
+	if v, ok := call.(*ssa.Call); ok && v.Referrers() != nil {
+		for _, r := range *v.Referrers() {
+			if outer, ok := r.(ssa.CallInstruction); ok && outer.Common().Value != v && ctxArg(outer.Common()) != nil {
+				return outer
+			}
+		}
+	}
+	return nil
 }
 
 // handedTo returns the call a closure is handed to as an argument, if

@@ -109,8 +109,14 @@ func (e *engine) handedLayers(info *fnInfo, call ssa.CallInstruction, arg int) [
 	if b, ok := knowledge.BreakerOf(calleeName(c)); ok && b.FuncArg == arg {
 		out = append(out, MapLayer{Kind: "breaker", What: calleeDisplay(c), At: e.fullPos(c.Pos())})
 	}
-	if h, ok := e.hedgeAt(info, call); ok && !h.declared {
-		out = append(out, MapLayer{Kind: "hedge", What: h.layer, At: e.fullPos(h.pos)})
+	if h, ok := e.hedgeAt(info, call); ok {
+		// A function declared idempotent is hedge.Do's operation: it
+		// runs in copies as any hedge's.
+		at := h.pos
+		if h.declared {
+			at = c.Pos()
+		}
+		out = append(out, MapLayer{Kind: "hedge", What: h.layer, At: e.fullPos(at)})
 	}
 	// A library layer is read from the table, as retrystack reads it: its
 	// own loop, which its summary shows, is that layer, not another.
