@@ -1088,6 +1088,9 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 					if analysisutil.IsHTTPRequestPtr(v.Type()) && c.buildsOutgoing(fn, ftype, v) {
 						return nil
 					}
+					if c.sum.RootParam(v) {
+						continue // every caller passes a root: nothing to drop
+					}
 					return newInScope(v)
 				}
 			}
@@ -1108,7 +1111,7 @@ func (c *checker) computeCtxOf(fn inspector.Cursor) *inScope {
 		if !isCtx && !analysisutil.IsHTTPRequestPtr(v.Type()) {
 			continue
 		}
-		if !c.capturedIsRequestScoped(fn, v) || isCtx && c.onlyWatched(cur) {
+		if !c.capturedIsRequestScoped(fn, v) || isCtx && (c.onlyWatched(cur) || c.sum.RootParam(v)) {
 			continue
 		}
 		if isCtx {

@@ -370,6 +370,12 @@ func IsMetricOption(typeName string) bool { return metricOptions[typeName] }
 // only as much as the derived one does.
 func IsContextDerivation(fullName string) bool { return derivations[fullName] }
 
+// AddsOnlyValues reports whether the named derivation adds values to the
+// context it is given and no deadline or cancellation
+// (context.WithValue, a span or metadata attached): what it returns
+// lives exactly as long as its parent.
+func AddsOnlyValues(fullName string) bool { return valueDerivations[fullName] }
+
 // IsLoggingOrMetricsName reports whether a function or method name says
 // it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
 // recordConnectionMetrics…). Third-party loggers and metrics callbacks
@@ -873,6 +879,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range derivations {
+		seen[k] = true
+	}
+	for k := range valueDerivations {
 		seen[k] = true
 	}
 	for k := range retryLayers {

@@ -216,3 +216,18 @@ func TestIsCleanupSink(t *testing.T) {
 		assert.Equal(t, want, knowledge.IsCleanupSink(name), name)
 	}
 }
+
+// TestValueDerivationsAreDerivations checks that what adds only values is
+// a derivation too, and that a derivation with a lifetime of its own is
+// not taken for one that adds values.
+func TestValueDerivationsAreDerivations(t *testing.T) {
+	for _, n := range knowledge.Names() {
+		if knowledge.AddsOnlyValues(n) {
+			assert.True(t, knowledge.IsContextDerivation(n), n)
+		}
+	}
+	assert.True(t, knowledge.AddsOnlyValues("context.WithValue"))
+	for _, n := range []string{"context.WithCancel", "context.WithTimeout", "context.WithoutCancel", "(go.opentelemetry.io/otel/trace.Tracer).Start"} {
+		assert.False(t, knowledge.AddsOnlyValues(n), n)
+	}
+}

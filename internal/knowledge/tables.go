@@ -99,6 +99,19 @@ var derivations = map[string]bool{
 	"google.golang.org/grpc/metadata.AppendToOutgoingContext": true,
 }
 
+// valueDerivations are the derivations that add values to a context and
+// nothing else: the derived context ends when its parent does, with no
+// deadline or cancellation of its own. A root context through them is
+// still a root. Each is also in derivations.
+var valueDerivations = map[string]bool{
+	"context.WithValue": true,
+	"go.opentelemetry.io/otel/trace.ContextWithSpan":          true,
+	"go.opentelemetry.io/otel/trace.ContextWithSpanContext":   true,
+	"go.opentelemetry.io/otel/baggage.ContextWithBaggage":     true,
+	"google.golang.org/grpc/metadata.NewOutgoingContext":      true,
+	"google.golang.org/grpc/metadata.AppendToOutgoingContext": true,
+}
+
 // localReads are methods that read a process-local copy of remote state
 // when called on a value of the named type, keyed by "type.Method": the
 // same method of the interface it embeds goes to the server when called

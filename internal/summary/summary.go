@@ -109,6 +109,7 @@ type Result struct {
 	once    sync.Once
 
 	roots          []*RootUse
+	rootParams     map[*types.Var]bool
 	findings       []*Finding
 	boundedClients []*types.Var
 	handlers       []HandlerReach
@@ -153,6 +154,11 @@ func (r *Result) ready() {
 // Roots lists every root-context creation in the package, in source
 // order, with the places its value flows to.
 func (r *Result) Roots() []*RootUse { r.ready(); return r.roots }
+
+// RootParam reports whether v is a context parameter that every call in
+// the package fills with a root context (rootparams.go): no caller's
+// deadline or cancellation arrives through it.
+func (r *Result) RootParam(v *types.Var) bool { r.ready(); return r.rootParams[v] }
 
 // Findings lists the outbound calls of the package that nothing bounds in
 // time, in the order the engine met them.
@@ -234,6 +240,7 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	e.mapMode, e.mapModule = cfg.Map, cfg.MapModule
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
+	res.rootParams = e.rootParams()
 	e.run()
 	e.keyHeaders, e.grpcPrefixes, e.idempotentMethods = cfg.keyHeaders(), cfg.grpcPrefixes(), cfg.IdempotentMethods
 	e.retryClaims(e.order)

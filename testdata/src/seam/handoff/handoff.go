@@ -271,3 +271,21 @@ func usesFreshNoCtx() error {
 	_, err := db.QueryContext(freshCtx(), "select 1") // seam: notimeout (no context in scope, and the helper's has no deadline)
 	return err
 }
+
+// acceptConns makes each connection's context from context.Background()
+// and hands it to serveConn, which nothing else calls.
+func acceptConns(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go serveConn(context.Background(), c) // seam: notimeout (no context in scope; the root reaches serveConn's query with no deadline)
+	}
+}
+
+func serveConn(ctx context.Context, c net.Conn) {
+	defer c.Close()
+	_, _ = db.QueryContext(ctx, "select 1")
+	_, _ = db.QueryContext(context.Background(), "select 1") // seam: notimeout (serveConn's context is a root at every call: no caller's to pass, and nothing bounds the query)
+}
