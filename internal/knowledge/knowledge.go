@@ -376,6 +376,11 @@ func IsContextDerivation(fullName string) bool { return derivations[fullName] }
 // lives exactly as long as its parent.
 func AddsOnlyValues(fullName string) bool { return valueDerivations[fullName] }
 
+// MakesRootRequest reports whether the named function returns an
+// *http.Request whose context is context.Background() (http.ReadRequest,
+// http.NewRequest): no caller's context travels in it.
+func MakesRootRequest(fullName string) bool { return rootRequests[fullName] }
+
 // IsLoggingOrMetricsName reports whether a function or method name says
 // it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
 // recordConnectionMetrics…). Third-party loggers and metrics callbacks
@@ -882,6 +887,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range valueDerivations {
+		seen[k] = true
+	}
+	for k := range rootRequests {
 		seen[k] = true
 	}
 	for k := range retryLayers {

@@ -112,6 +112,14 @@ var valueDerivations = map[string]bool{
 	"google.golang.org/grpc/metadata.AppendToOutgoingContext": true,
 }
 
+// rootRequests return a request (their first result) whose context is
+// context.Background(): one read off a connection, one built without a
+// context.
+var rootRequests = map[string]bool{
+	"net/http.ReadRequest": true,
+	"net/http.NewRequest":  true,
+}
+
 // localReads are methods that read a process-local copy of remote state
 // when called on a value of the named type, keyed by "type.Method": the
 // same method of the interface it embeds goes to the server when called

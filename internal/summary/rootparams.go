@@ -10,7 +10,8 @@ import (
 )
 
 // Root parameters: context parameters that every call in the package
-// fills with a root context, so that no caller's deadline or
+// fills with a root context (and request parameters filled with requests
+// whose context is one), so that no caller's deadline or
 // cancellation can arrive through them. An accept loop making a context
 // per connection (ctx := context.Background(), values added) and handing
 // it to the connection's handler is the shape: the handler's ctx is no
@@ -27,7 +28,8 @@ import (
 // rootParams returns the context parameters of the package's functions
 // that receive, at every call, a root context or one that only adds
 // values to a root (see knowledge.AddsOnlyValues), or another such
-// parameter.
+// parameter; and the *http.Request parameters that receive, at every
+// call, a request whose context is a root (http.ReadRequest's).
 func (e *engine) rootParams() map[*types.Var]bool {
 	sites, escaped := e.staticCallSites()
 	named := interfaceMethodNames(e.pass.TypesInfo)
@@ -40,7 +42,7 @@ func (e *engine) rootParams() map[*types.Var]bool {
 			continue
 		}
 		for _, p := range fn.Params {
-			if analysisutil.IsContext(p.Type()) {
+			if analysisutil.IsContext(p.Type()) || analysisutil.IsHTTPRequestPtr(p.Type()) {
 				cand[p] = true
 			}
 		}
@@ -214,6 +216,10 @@ func (e *engine) rootValue(v ssa.Value, roots map[*ssa.Parameter]bool, seen map[
 			a := derivedArg(v.Common())
 			return a != nil && e.rootValue(a, roots, seen)
 		}
+	case *ssa.Extract:
+		// A request read off a connection or built without a context.
+		c, ok := v.Tuple.(*ssa.Call)
+		return ok && v.Index == 0 && knowledge.MakesRootRequest(calleeName(c.Common()))
 	case *ssa.Parameter:
 		return roots[v]
 	case *ssa.FreeVar:

@@ -7,6 +7,7 @@
 package acceptloop
 
 import (
+	"bufio"
 	"context"
 	"net"
 	"net/http"
@@ -140,4 +141,42 @@ func (s *server) accept(ctx context.Context, l net.Listener) {
 		return
 	}
 	s.handle(context.Background(), c) // want `context.Background\(\) passed to acceptloop.server.handle while ctx is available`
+}
+
+// readConnect reads a CONNECT request off the connection itself: its
+// context is context.Background(), and tunnel's request is no caller's.
+func (s *server) readConnect(c net.Conn) {
+	req, err := http.ReadRequest(bufio.NewReader(c))
+	if err != nil {
+		return
+	}
+	s.tunnel(req, c)
+}
+
+func (s *server) tunnel(req *http.Request, c net.Conn) {
+	up, err := net.Dial("tcp", req.URL.Host)
+	if err != nil {
+		return
+	}
+	up.Close()
+}
+
+// forward gets a request read off a connection and one a server
+// received: the second's context is its caller's.
+func (s *server) forward(req *http.Request) {
+	up, err := net.Dial("tcp", req.URL.Host) // want `net.Dial ignores the caller's context while req.Context\(\) is available`
+	if err != nil {
+		return
+	}
+	up.Close()
+}
+
+func (s *server) forwardRead(c net.Conn) {
+	if req, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+		s.forward(req)
+	}
+}
+
+func (s *server) forwardServed(w http.ResponseWriter, r *http.Request) {
+	s.forward(r)
 }
