@@ -19,7 +19,7 @@ import (
 //     deep (3, 9 and 27 attempts);
 func TestDefaultOptions(t *testing.T) {
 	analysistest.Run(t, resilvettest.TestData(), retrystack.Analyzer,
-		"retrystack/store", "retrystack/api", "retrystack/handler", "retrystack/retryutil", "retrystack/basic", "retrystack/libs", "retrystack/negatives", "retrystack/sdks", "retrystack/categories", "retrystack/grpcretry", "retrystack/backoffs/fetcher", "retrystack/backoffs/sync", "retrystack/options/app", "retrystack/grpcdial/use", "retrystack/transport/use", "retrystack/miniocount", "retrystack/collector", "retrystack/newid", "retrystack/alternatives", "retrystack/selfstore")
+		"retrystack/store", "retrystack/api", "retrystack/handler", "retrystack/retryutil", "retrystack/basic", "retrystack/libs", "retrystack/negatives", "retrystack/sdks", "retrystack/categories", "retrystack/grpcretry", "retrystack/backoffs/fetcher", "retrystack/backoffs/sync", "retrystack/options/app", "retrystack/grpcdial/use", "retrystack/transport/use", "retrystack/miniocount", "retrystack/collector", "retrystack/newid", "retrystack/alternatives", "retrystack/selfstore", "retrystack/serverdirected")
 }
 
 // TestMinProduct: with min-product 8, built the way every driver builds

@@ -381,6 +381,11 @@ func AddsOnlyValues(fullName string) bool { return valueDerivations[fullName] }
 // http.NewRequest): no caller's context travels in it.
 func MakesRootRequest(fullName string) bool { return rootRequests[fullName] }
 
+// IsServerDirectedGate reports whether the named method gates the rounds
+// of a loop that retries only when the server asks it to
+// ("(k8s.io/client-go/rest.WithRetry).Before").
+func IsServerDirectedGate(fullName string) bool { return serverDirectedGates[fullName] }
+
 // IsLoggingOrMetricsName reports whether a function or method name says
 // it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
 // recordConnectionMetrics…). Third-party loggers and metrics callbacks
@@ -890,6 +895,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range rootRequests {
+		seen[k] = true
+	}
+	for k := range serverDirectedGates {
 		seen[k] = true
 	}
 	for k := range retryLayers {

@@ -120,6 +120,16 @@ var rootRequests = map[string]bool{
 	"net/http.NewRequest":  true,
 }
 
+// serverDirectedGates are retrier methods called at the top of each
+// round of a loop, whose error ends the loop; the retrier goes round
+// again only when the server answered with Retry-After (or the
+// connection broke on a read), up to a configured count. client-go's
+// loops around the API server's requests are gated this way
+// (rest.Request's maxRetries, 10 by default).
+var serverDirectedGates = map[string]bool{
+	"(k8s.io/client-go/rest.WithRetry).Before": true,
+}
+
 // localReads are methods that read a process-local copy of remote state
 // when called on a value of the named type, keyed by "type.Method": the
 // same method of the interface it embeds goes to the server when called

@@ -43,7 +43,7 @@ func (e *engine) retryLoops(info *fnInfo) map[*loop]*loopLayer {
 	}
 	info.retryLoops = map[*loop]*loopLayer{}
 	for _, l := range info.ix.loops {
-		if itemLoop(l) {
+		if itemLoop(l) || serverDirected(l) {
 			continue
 		}
 		call, failed := e.errorDriven(l)
@@ -604,6 +604,34 @@ func (e *engine) loopAttempts(info *fnInfo, l *loop, call ssa.CallInstruction) l
 		return out
 	}
 	return loopCount{n: timesUnbounded, param: -1}
+}
+
+// serverDirected reports whether l leaves on the error of a retrier that
+// goes round again only when the server asks it to, with Retry-After
+// (see knowledge.IsServerDirectedGate): such a loop adds attempts only
+// at the server's request, as the runtime's retries do, and is no layer
+// a caller stacks.
+func serverDirected(l *loop) bool {
+	for _, ex := range l.exits {
+		if cmp, ok := ex.cond.(*ssa.BinOp); ok && gatedExit(cmp) {
+			return true
+		}
+	}
+	return false
+}
+
+// gatedExit reports whether cmp compares a server-directed retrier's
+// error with nil.
+func gatedExit(cmp *ssa.BinOp) bool {
+	if cmp.Op != token.NEQ && cmp.Op != token.EQL {
+		return false
+	}
+	for _, v := range []ssa.Value{cmp.X, cmp.Y} {
+		if c, ok := v.(*ssa.Call); ok && knowledge.IsServerDirectedGate(calleeName(c.Common())) {
+			return isNilConst(cmp.X) || isNilConst(cmp.Y)
+		}
+	}
+	return false
 }
 
 // paramField returns the parameter's field v loads (c.retries), or nil.
