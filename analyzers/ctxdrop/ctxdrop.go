@@ -172,7 +172,7 @@ func (c *checker) rootVerdict(cur inspector.Cursor, rootCall *ast.CallExpr, u *s
 		return nil, nil
 	}
 	sc := c.ctxOf(owner)
-	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) || c.explainedEarlier(owner, rootCall) {
+	if sc == nil || c.isCleanup(cur, owner) || explainsDetachment(c.rep.CommentsNear(rootCall.Pos())) || c.explainedEarlier(owner, rootCall) || c.hijacked(sc, rootCall) {
 		return nil, nil
 	}
 	if u.InGoroutine {
@@ -233,6 +233,15 @@ func (c *checker) servesRequest(owner inspector.Cursor, sc *inScope) bool {
 		}
 	}
 	return false
+}
+
+// hijacked reports whether the context in scope is a served request's
+// and call runs after the handler took the connection over (Hijack, a
+// websocket upgrade): the request's context then ends when the handler
+// returns, not when the client goes away, so passing it would change
+// nothing; what has no deadline there is notimeout's.
+func (c *checker) hijacked(sc *inScope, call *ast.CallExpr) bool {
+	return analysisutil.IsHTTPRequestPtr(sc.obj.Type()) && c.sum.AfterHijack(call.Lparen)
 }
 
 // checkRoot applies rule 1 to a root-context creation.
@@ -627,7 +636,7 @@ func (c *checker) plainCallWithCtx(cur inspector.Cursor, call *ast.CallExpr) (*t
 		return nil, nil, false
 	}
 	sc := c.ctxOf(owner)
-	return callee, sc, sc != nil
+	return callee, sc, sc != nil && !c.hijacked(sc, call)
 }
 
 // twinVerdict decides rule 2 for a call of a function that has a

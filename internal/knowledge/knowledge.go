@@ -386,6 +386,11 @@ func MakesRootRequest(fullName string) bool { return rootRequests[fullName] }
 // ("(k8s.io/client-go/rest.WithRetry).Before").
 func IsServerDirectedGate(fullName string) bool { return serverDirectedGates[fullName] }
 
+// Hijacks reports whether the named function takes a served request's
+// connection over from the server (Hijack, a websocket upgrade): after
+// it, the request's context ends only when the handler returns.
+func Hijacks(fullName string) bool { return hijackers[fullName] }
+
 // IsLoggingOrMetricsName reports whether a function or method name says
 // it logs, traces or records metrics (Printf, Infof, Debug, LogAttrs,
 // recordConnectionMetrics…). Third-party loggers and metrics callbacks
@@ -898,6 +903,9 @@ func Names() []string {
 		seen[k] = true
 	}
 	for k := range serverDirectedGates {
+		seen[k] = true
+	}
+	for k := range hijackers {
 		seen[k] = true
 	}
 	for k := range retryLayers {

@@ -130,6 +130,18 @@ var serverDirectedGates = map[string]bool{
 	"(k8s.io/client-go/rest.WithRetry).Before": true,
 }
 
+// hijackers take a served request's connection over from the server
+// (http.Hijacker, a websocket upgrade). The server stops watching the
+// connection, so the request's context no longer ends when the client
+// goes away, only when the handler returns.
+var hijackers = map[string]bool{
+	"(net/http.Hijacker).Hijack":                       true,
+	"(*net/http.ResponseController).Hijack":            true,
+	"(*github.com/gorilla/websocket.Upgrader).Upgrade": true,
+	"github.com/coder/websocket.Accept":                true,
+	"nhooyr.io/websocket.Accept":                       true,
+}
+
 // localReads are methods that read a process-local copy of remote state
 // when called on a value of the named type, keyed by "type.Method": the
 // same method of the interface it embeds goes to the server when called

@@ -110,6 +110,7 @@ type Result struct {
 
 	roots          []*RootUse
 	rootParams     map[*types.Var]bool
+	hijacked       map[token.Pos]bool
 	findings       []*Finding
 	boundedClients []*types.Var
 	handlers       []HandlerReach
@@ -159,6 +160,12 @@ func (r *Result) Roots() []*RootUse { r.ready(); return r.roots }
 // the package fills with a root context (rootparams.go): no caller's
 // deadline or cancellation arrives through it.
 func (r *Result) RootParam(v *types.Var) bool { r.ready(); return r.rootParams[v] }
+
+// AfterHijack reports whether the call whose opening parenthesis is at
+// lparen runs after its function took the served request's connection
+// over (hijacks.go): the request's context no longer ends when the
+// client goes away.
+func (r *Result) AfterHijack(lparen token.Pos) bool { r.ready(); return r.hijacked[lparen] }
 
 // Findings lists the outbound calls of the package that nothing bounds in
 // time, in the order the engine met them.
@@ -241,6 +248,7 @@ func summarise(pass *analysis.Pass, res *Result, ext *knowledge.Extensions, cfg 
 	ctxIface := contextInterface(pass.Pkg)
 	res.roots = e.addReturnedRoots(findRoots(e.funcs, ctxIface), ctxIface)
 	res.rootParams = e.rootParams()
+	res.hijacked = e.hijackedCalls()
 	e.run()
 	e.keyHeaders, e.grpcPrefixes, e.idempotentMethods = cfg.keyHeaders(), cfg.grpcPrefixes(), cfg.IdempotentMethods
 	e.retryClaims(e.order)

@@ -289,3 +289,21 @@ func serveConn(ctx context.Context, c net.Conn) {
 	_, _ = db.QueryContext(ctx, "select 1")
 	_, _ = db.QueryContext(context.Background(), "select 1") // seam: notimeout (serveConn's context is a root at every call: no caller's to pass, and nothing bounds the query)
 }
+
+// tunnel hijacks the connection, then dials: the request's context no
+// longer ends with the client's connection.
+func tunnel(w http.ResponseWriter, r *http.Request) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	c, _, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	up, err := net.Dial("tcp", r.URL.Host) // seam: notimeout (after Hijack the request's context no longer ends with the client's connection; the dial has no timeout)
+	if err == nil {
+		up.Close()
+	}
+}
