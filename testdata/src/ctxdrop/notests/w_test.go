@@ -9,4 +9,4 @@ func helper(ctx context.Context) error {
 	return work(context.Background())
 }
 
-func TestX(t *testing.T) { _ = helper(context.TODO()) }
+func TestX(t *testing.T) { _ = helper(t.Context()) }

@@ -7,4 +7,4 @@ import (
 
 func helper(ctx context.Context) { work(context.Background()) }
 
-func TestNothing(t *testing.T) { helper(context.Background()) }
+func TestNothing(t *testing.T) { helper(t.Context()) }
