@@ -17,7 +17,7 @@ import (
 func TestFixtures(t *testing.T) {
 	resilvettest.CheckMessages(t, analysistest.Run(t, resilvettest.TestData(), ctxdrop.Analyzer,
 		"ctxdrop/basic", "ctxdrop/twins", "ctxdrop/app", "ctxdrop/closures",
-		"ctxdrop/sqlitestore", "ctxdrop/sqliteapi", "ctxdrop/bounded", "ctxdrop/wrapuse", "ctxdrop/schemasetup", "ctxdrop/pgstore", "ctxdrop/lifecycle", "ctxdrop/test/mockcb", "ctxdrop/pgxpoolopen", "ctxdrop/otelwork", "ctxdrop/sentryspan", "ctxdrop/informercache", "ctxdrop/exportuse", "ctxdrop/dskitsvc", "ctxdrop/awsconfig", "ctxdrop/lifetimes", "ctxdrop/joined", "ctxdrop/makeruse", "ctxdrop/notifyuse", "ctxdrop/k8serrors", "ctxdrop/acceptloop", "ctxdrop/hijack"))
+		"ctxdrop/sqlitestore", "ctxdrop/sqliteapi", "ctxdrop/bounded", "ctxdrop/wrapuse", "ctxdrop/schemasetup", "ctxdrop/pgstore", "ctxdrop/lifecycle", "ctxdrop/test/mockcb", "ctxdrop/pgxpoolopen", "ctxdrop/otelwork", "ctxdrop/sentryspan", "ctxdrop/informercache", "ctxdrop/exportuse", "ctxdrop/dskitsvc", "ctxdrop/awsconfig", "ctxdrop/lifetimes", "ctxdrop/joined", "ctxdrop/makeruse", "ctxdrop/notifyuse", "ctxdrop/k8serrors", "ctxdrop/acceptloop", "ctxdrop/hijack", "ctxdrop/optctx/use"))
 }
 
 func TestFixes(t *testing.T) {

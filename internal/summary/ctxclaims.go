@@ -478,8 +478,13 @@ func (e *engine) waitsIn(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 			}
 			if s := e.summaryOfFunc(callee.Origin()); s != nil && len(s.CtxIO) > 0 && analysisutil.TakesContext(callee.Type().(*types.Signature)) {
 				// A callee whose context matters waits on it, or on
-				// what it reaches.
-				return true
+				// what it reaches. Handed nil for every context that
+				// matters (ValidateStruct calling
+				// ValidateStructWithContext(nil, …)), it waits on no
+				// context: only on an outbound call it reaches.
+				if !nilContexts(c, s.CtxIO) || len(s.Reaches) > 0 {
+					return true
+				}
 			}
 			if info := e.byObj[callee.Origin()]; info != nil {
 				if info.waits {
@@ -493,4 +498,15 @@ func (e *engine) waitsIn(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 		}
 	}
 	return false
+}
+
+// nilContexts reports whether the call passes the nil constant for each
+// of the context parameters (signature indexes) listed.
+func nilContexts(c *ssa.CallCommon, params []int) bool {
+	for _, k := range params {
+		if a := argOf(c, k); a == nil || !isNilConst(a) {
+			return false
+		}
+	}
+	return true
 }
