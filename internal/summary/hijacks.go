@@ -3,8 +3,6 @@ package summary
 import (
 	"go/token"
 
-	"golang.org/x/tools/go/ssa"
-
 	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
@@ -28,7 +26,7 @@ func (e *engine) hijackedCalls() map[token.Pos]bool {
 				continue
 			}
 			for _, c := range calls {
-				if c != h && runsAfter(h, c) {
+				if c != h && before(h, c) {
 					if out == nil {
 						out = map[token.Pos]bool{}
 					}
@@ -38,14 +36,4 @@ func (e *engine) hijackedCalls() map[token.Pos]bool {
 		}
 	}
 	return out
-}
-
-// runsAfter reports whether b runs only after a has: a's block dominates
-// b's, and within one block a comes first.
-func runsAfter(a, b ssa.Instruction) bool {
-	ab, bb := a.Block(), b.Block()
-	if ab == bb {
-		return instrIndex(a) < instrIndex(b)
-	}
-	return ab.Dominates(bb)
 }

@@ -51,9 +51,8 @@ func (e *engine) rootParams() map[*types.Var]bool {
 		changed = false
 		for p := range cand {
 			fn := p.Parent()
-			i := paramPosition(fn, p)
 			for _, call := range sites[fn] {
-				if args := call.Common().Args; i >= len(args) || !e.rootValue(args[i], cand, map[ssa.Value]bool{}) {
+				if a := argOf(call.Common(), sigIndex(fn, p)); a == nil || !e.rootValue(a, cand) {
 					delete(cand, p)
 					changed = true
 					break
@@ -185,59 +184,35 @@ func interfaceMethodNames(info *types.Info) map[string]bool {
 	return out
 }
 
-// paramPosition returns the index of p among fn's parameters, the receiver
-// first: the index of its argument in a static call.
-func paramPosition(fn *ssa.Function, p *ssa.Parameter) int {
-	for i, q := range fn.Params {
-		if q == p {
-			return i
-		}
-	}
-	return -1
-}
-
 // rootValue reports whether v holds, on every path, a root context, one
 // that only adds values to a root, context.WithoutCancel's (no deadline
-// and no cancellation, whatever its parent had), or a parameter still
-// taken for a root. Anything else, a derivation that may set a deadline
-// among them, is not.
-func (e *engine) rootValue(v ssa.Value, roots map[*ssa.Parameter]bool, seen map[ssa.Value]bool) bool {
-	if seen[v] {
-		return true // a cycle through phis adds no other source
-	}
-	seen[v] = true
-	switch v := v.(type) {
-	case *ssa.Call:
-		name := calleeName(v.Common())
-		switch {
-		case knowledge.IsRootContext(name), name == "context.WithoutCancel":
-			return true
-		case knowledge.AddsOnlyValues(name):
-			a := derivedArg(v.Common())
-			return a != nil && e.rootValue(a, roots, seen)
+// and no cancellation, whatever its parent had), a request whose context
+// is a root, or a parameter still taken for a root. Anything else, a
+// derivation that may set a deadline among them, is not.
+func (e *engine) rootValue(v ssa.Value, roots map[*ssa.Parameter]bool) bool {
+	seen := map[ssa.Value]bool{}
+	var leaf func(ssa.Value) bool
+	leaf = func(v ssa.Value) bool {
+		switch v := v.(type) {
+		case *ssa.Call:
+			name := calleeName(v.Common())
+			return name == "context.WithoutCancel" || knowledge.MakesRootRequest(name)
+		case *ssa.Parameter:
+			return roots[v]
+		case *ssa.FreeVar:
+			b := e.bindingOf(v)
+			return b != nil && fromRoot(b, valueDerivation, leaf, seen)
 		}
-	case *ssa.Extract:
-		// A request read off a connection or built without a context.
-		c, ok := v.Tuple.(*ssa.Call)
-		return ok && v.Index == 0 && knowledge.MakesRootRequest(calleeName(c.Common()))
-	case *ssa.Parameter:
-		return roots[v]
-	case *ssa.FreeVar:
-		b := e.bindingOf(v)
-		return b != nil && e.rootValue(b, roots, seen)
-	case *ssa.Phi:
-		for _, edge := range v.Edges {
-			if !e.rootValue(edge, roots, seen) {
-				return false
-			}
-		}
-		return true
-	case *ssa.MakeInterface:
-		return e.rootValue(v.X, roots, seen)
-	case *ssa.ChangeInterface:
-		return e.rootValue(v.X, roots, seen)
-	case *ssa.ChangeType:
-		return e.rootValue(v.X, roots, seen)
+		return false
 	}
-	return false
+	return fromRoot(v, valueDerivation, leaf, seen)
+}
+
+// valueDerivation returns the context a call derives its result from
+// when it only adds values to it (knowledge.AddsOnlyValues), or nil.
+func valueDerivation(c *ssa.CallCommon) ssa.Value {
+	if !knowledge.AddsOnlyValues(calleeName(c)) {
+		return nil
+	}
+	return derivedArg(c)
 }

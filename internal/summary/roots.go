@@ -629,35 +629,47 @@ func isCancelFuncType(t types.Type) bool {
 // rootDerived reports whether v holds, on every path, a root context or
 // one derived from it.
 func rootDerived(v ssa.Value, seen map[ssa.Value]bool) bool {
+	return fromRoot(v, derivedArg, nil, seen)
+}
+
+// fromRoot reports whether v holds, on every path, a root context
+// (context.Background's or TODO's), through phis, conversions and the
+// calls whose context result through says they derive from an argument
+// (the argument, or nil). leaf, when set, accepts other values as roots
+// (a parameter known to get one).
+func fromRoot(v ssa.Value, through func(*ssa.CallCommon) ssa.Value, leaf func(ssa.Value) bool, seen map[ssa.Value]bool) bool {
 	if seen[v] {
 		return true // a cycle through phis adds no other source
 	}
 	seen[v] = true
+	if leaf != nil && leaf(v) {
+		return true
+	}
 	switch v := v.(type) {
 	case *ssa.Call:
 		if knowledge.IsRootContext(calleeName(v.Common())) {
 			return true
 		}
-		if a := derivedArg(v.Common()); a != nil {
-			return rootDerived(a, seen)
+		if a := through(v.Common()); a != nil {
+			return fromRoot(a, through, leaf, seen)
 		}
 	case *ssa.Extract:
 		if c, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
-			return rootDerived(c, seen)
+			return fromRoot(c, through, leaf, seen)
 		}
 	case *ssa.Phi:
 		for _, e := range v.Edges {
-			if !rootDerived(e, seen) {
+			if !fromRoot(e, through, leaf, seen) {
 				return false
 			}
 		}
 		return true
 	case *ssa.MakeInterface:
-		return rootDerived(v.X, seen)
+		return fromRoot(v.X, through, leaf, seen)
 	case *ssa.ChangeType:
-		return rootDerived(v.X, seen)
+		return fromRoot(v.X, through, leaf, seen)
 	case *ssa.ChangeInterface:
-		return rootDerived(v.X, seen)
+		return fromRoot(v.X, through, leaf, seen)
 	}
 	return false
 }
