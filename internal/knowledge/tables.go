@@ -477,7 +477,7 @@ var retainingContext = map[string]bool{
 	"(*github.com/cortexproject/cortex/pkg/util/services.BasicService).StartAsync": true,
 }
 
-// serves start servers.
+// serves start servers, or accept the connections of one.
 var serves = map[string]bool{
 	"net/http.ListenAndServe":                true,
 	"net/http.ListenAndServeTLS":             true,
@@ -488,6 +488,12 @@ var serves = map[string]bool{
 	"(*net/http.Server).Serve":               true,
 	"(*net/http.Server).ServeTLS":            true,
 	"(*google.golang.org/grpc.Server).Serve": true,
+	// A raw listener's accept loop serves connections too.
+	"(net.Listener).Accept":          true,
+	"(*net.TCPListener).Accept":      true,
+	"(*net.TCPListener).AcceptTCP":   true,
+	"(*net.UnixListener).Accept":     true,
+	"(*net.UnixListener).AcceptUnix": true,
 }
 
 // retryLayers are library calls that retry the function they are given,
