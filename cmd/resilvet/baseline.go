@@ -141,8 +141,10 @@ func runBinary(opts *analyzers.Options, args []string, extra ...func(suite []*an
 	defer os.Remove(out.Name())
 	defer out.Close()
 	cmd := newCommand(opts, extra...)
-	cmd.ParseFlags(args)
-	testsByDefault(cmd.FlagSet(), opts)
+	if err := cmd.parse(args, opts); err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet:", err)
+		return nil, 2
+	}
 	if err := cmd.FlagSet().Set("f", "binary"); err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return nil, 1
@@ -293,7 +295,18 @@ func printSARIF(opts *analyzers.Options, results []lintResult, findings []findin
 		fmt.Fprintln(os.Stderr, "resilvet: adding fingerprints to SARIF:", err)
 		return 1
 	}
+	data, loadFailed, err := tidySARIF(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet: SARIF:", err)
+		return 1
+	}
 	os.Stdout.Write(data)
+	if loadFailed {
+		// The report says so (executionSuccessful false); so does the
+		// status, as a run that did not analyse everything.
+		fmt.Fprintln(os.Stderr, "resilvet: some packages did not load; the SARIF report lists them as notifications")
+		return max(status, 1)
+	}
 	return status
 }
 

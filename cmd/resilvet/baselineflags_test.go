@@ -14,7 +14,9 @@ import (
 
 func TestBaselineFlagsInBothDrivers(t *testing.T) {
 	assert.False(t, checkerMode([]string{"-baseline", "b.json", "./..."}), "the standalone runner by default")
-	assert.True(t, checkerMode([]string{"-baseline", "b.json", "-fix", "./..."}), "a file after -baseline is its value, not a pattern")
+	assert.True(t, checkerMode([]string{"-baseline", "b.json", "-json", "./..."}), "a file after -baseline is its value, not a pattern")
+	assert.False(t, checkerMode([]string{"-baseline", "b.json", "-fix", "./..."}), "-fix runs on the standalone runner")
+	assert.True(t, checkerMode([]string{"-ctxdrop=false", "-fix", "x.cfg"}), "go fix's protocol: a .cfg file last")
 	assert.True(t, checkerMode([]string{"-baseline=b.json", "-json", "./..."}))
 	assert.False(t, checkerMode([]string{"-baseline-write", "-fix"}), "a file named -fix is odd but a file")
 

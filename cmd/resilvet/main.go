@@ -26,13 +26,24 @@ func main() {
 	args := os.Args[1:]
 	switch {
 	case isHelp(args):
-		os.Exit(printHelp(os.Stdout, args))
+		os.Exit(withCheckedStdout(func() int { return printHelp(os.Stdout, args) }))
 	case checkerMode(args):
 		// The vet and fix protocols and the fix-applying flags are x/tools'
 		// checker's: recognised before anything else, unchanged.
 		var opts analyzers.Options
 		addOptionFlags(flag.CommandLine, &opts)
 		suite := analyzers.Suite(&opts)
+		// -checks works here as in the standalone run (and -flags offers
+		// it to go vet): the analyzers it names, and nothing when a name
+		// is unknown.
+		flag.String("checks", "", "comma-separated analyzers to run (default all); -name leaves one out; an unknown name is an error")
+		if list := checkerChecks(args); list != "" {
+			if err := validateCheckList("checks", list); err != nil {
+				fmt.Fprintln(os.Stderr, "resilvet:", err)
+				os.Exit(2)
+			}
+			suite = selectAnalyzers(suite, list)
+		}
 		child, err := newBaselineChild()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "resilvet:", err)
@@ -53,6 +64,6 @@ func main() {
 		}
 		multichecker.Main(suite...)
 	default:
-		os.Exit(runStandalone(args))
+		os.Exit(withCheckedStdout(func() int { return runStandalone(args) }))
 	}
 }

@@ -8,18 +8,19 @@ import (
 )
 
 // checkerFlags are the flags only x/tools' checker has: the vet and fix
-// protocols (-V, -flags, a .cfg argument) and the modes that apply or
-// print suggested fixes, or print its JSON, which stays the -json shape.
+// protocols (-V, -flags) and its JSON output, which stays the -json
+// shape. -fix and -diff are the standalone runner's (fix.go): the checker
+// holds every package in memory at once.
 var checkerFlags = map[string]bool{
-	"V": true, "flags": true, "fix": true, "diff": true, "json": true, "c": true,
+	"V": true, "flags": true, "json": true, "c": true,
 	"test": true, "cpuprofile": true, "memprofile": true, "trace": true, "debug": true,
 }
 
 // checkerMode reports whether args ask for x/tools' checker rather than
-// the standalone runner: a vet or fix protocol call, a fix-applying flag,
-// or an analyzer toggle (-ctxdrop=false) of the checker's command line.
+// the standalone runner: a vet or fix protocol call (a .cfg file last,
+// after the flags go vet and go fix pass) or a flag only the checker has.
 func checkerMode(args []string) bool {
-	if len(args) == 1 && strings.HasSuffix(args[0], ".cfg") {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
 		return true
 	}
 	for i := 0; i < len(args); i++ {
@@ -28,22 +29,11 @@ func checkerMode(args []string) bool {
 			break
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if checkerFlags[name] || isAnalyzer(name) {
+		if checkerFlags[name] {
 			return true
 		}
 		if (name == "baseline" || name == "baseline-write") && !hasValue {
 			i++ // both drivers take these, with a file
-		}
-	}
-	return false
-}
-
-// isAnalyzer reports whether name is an analyzer's, which as a flag is
-// the checker's toggle (-ctxdrop=false).
-func isAnalyzer(name string) bool {
-	for _, a := range analyzers.All() {
-		if a.Name == name {
-			return true
 		}
 	}
 	return false

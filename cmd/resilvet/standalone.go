@@ -30,8 +30,10 @@ func runStandalone(args []string) int {
 	var opts analyzers.Options
 	cmd := newCommand(&opts)
 	fs := cmd.FlagSet()
-	cmd.ParseFlags(args)
-	testsByDefault(fs, &opts)
+	if err := cmd.parse(args, &opts); err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet:", err)
+		return 2
+	}
 	if name := fs.Lookup("explain").Value.String(); name != "" {
 		return explain(name)
 	}
@@ -47,12 +49,17 @@ func runStandalone(args []string) int {
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
 	}
-	if msg := toolchainMismatch("."); msg != "" {
-		fmt.Fprintln(os.Stderr, "resilvet:", msg)
-		return 1
+	if fs.Lookup("list-checks").Value.String() != "true" && fs.Lookup("merge").Value.String() != "true" {
+		if msg := goEnvProblem(".", fs.Args()); msg != "" {
+			fmt.Fprintln(os.Stderr, "resilvet:", msg)
+			return 1
+		}
 	}
-	flags := baselineFlags{read: fs.Lookup("baseline").Value.String(), write: fs.Lookup("baseline-write").Value.String()}
+	flags := cmd.baseline
 	format := fs.Lookup("f").Value.String()
+	if *cmd.fix || *cmd.diff {
+		return runFix(&opts, args, flags, format, *cmd.diff)
+	}
 	if isMapFormat(format) {
 		if flags.read != "" || flags.write != "" {
 			fmt.Fprintln(os.Stderr, "resilvet: the resilience map (-f "+format+") shows every finding; it takes no baseline")
@@ -87,27 +94,71 @@ func testsByDefault(fs *flag.FlagSet, opts *analyzers.Options) {
 	}
 }
 
+// command is the runner's command with the flags this driver adds to
+// it: the analyzers' toggles, the fix-applying modes and the baseline.
+type command struct {
+	*lintcmd.Command
+	toggles   toggles
+	fix, diff *bool
+	baseline  baselineFlags
+}
+
 // newCommand returns the runner's command with resilvet's analyzers
 // registered, bound to opts, and the flags that fill opts; extra, if
 // given, adds an analyzer built on the suite (the map's collector, which
 // requires the suite's summary).
-func newCommand(opts *analyzers.Options, extra ...func(suite []*analysis.Analyzer) *lint.Analyzer) *lintcmd.Command {
-	cmd := lintcmd.NewCommand("resilvet")
+func newCommand(opts *analyzers.Options, extra ...func(suite []*analysis.Analyzer) *lint.Analyzer) *command {
+	cmd := &command{Command: lintcmd.NewCommand("resilvet")}
 	v := version()
 	cmd.SetVersion(v, v)
 	fs := cmd.FlagSet()
 	fs.Usage = func() { printHelp(os.Stderr, nil) }
 	addOptionFlags(fs, opts)
-	new(baselineFlags).register(fs)
+	cmd.baseline.register(fs)
+	cmd.toggles = registerToggles(fs)
+	cmd.fix = fs.Bool("fix", false, "apply the suggested fixes; say what was applied and what remains (exit 3 when findings remain)")
+	cmd.diff = fs.Bool("diff", false, "print the suggested fixes as a unified diff instead of applying them")
+	for name, usage := range runnerUsage {
+		if f := fs.Lookup(name); f != nil {
+			f.Usage = usage
+		}
+	}
 	suite := analyzers.Suite(opts)
 	for _, a := range suite {
 		d, _ := analyzers.Documentation(a.Name)
-		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(d)})
+		cmd.AddAnalyzers(&lint.Analyzer{Analyzer: namedCategory(a), Doc: lintDoc(a.Name, d)})
 	}
 	for _, x := range extra {
 		cmd.AddAnalyzers(x(suite))
 	}
 	return cmd
+}
+
+// runnerUsage is what the runner's own flags do in resilvet, in its
+// words: the runner's usage names staticcheck and only some formats.
+var runnerUsage = map[string]string{
+	"f":            "output `format`: text (default), stylish, json or sarif; html or map-json for the resilience map",
+	"checks":       "comma-separated `analyzers` to run (default all); -name leaves one out; an unknown name is an error",
+	"fail":         "comma-separated `analyzers` whose findings make the exit status 1 (default all); an unknown name is an error",
+	"explain":      "print the documentation of the `analyzer`",
+	"list-checks":  "list the analyzers",
+	"merge":        "print the findings of earlier runs' -f binary output files (the arguments, or stdin) in the format of -f",
+	"show-ignored": "also print the findings silenced by //lint:ignore",
+	"tests":        "analyse test packages too (default false, true with -resilvet.include-tests)",
+	"tags":         "comma-separated build `tags`",
+}
+
+// parse parses args into the command's flags and opts, and settles what
+// follows from them: the tests default, the toggles as -checks, and the
+// names in -checks and -fail, which must each select an analyzer.
+func (cmd *command) parse(args []string, opts *analyzers.Options) error {
+	cmd.ParseFlags(args)
+	fs := cmd.FlagSet()
+	testsByDefault(fs, opts)
+	if err := applyToggles(fs, cmd.toggles); err != nil {
+		return err
+	}
+	return validateCheckLists(fs)
 }
 
 // namedCategory returns a copy of a whose diagnostics carry a's name as
@@ -130,13 +181,14 @@ func namedCategory(a *analysis.Analyzer) *analysis.Analyzer {
 
 // lintDoc lays resilvet's documentation out as the runner's: the fix
 // follows the text, and the example is the "before".
-func lintDoc(d analysisutil.Doc) *lint.RawDocumentation {
+// The title leaves out the name the runner prints before it.
+func lintDoc(name string, d analysisutil.Doc) *lint.RawDocumentation {
 	text := strings.TrimSpace(d.Text)
 	if d.Fix != "" {
 		text += "\n\nFix: " + strings.TrimSpace(d.Fix)
 	}
 	return &lint.RawDocumentation{
-		Title:    d.Title,
+		Title:    strings.TrimPrefix(d.Title, name+": "),
 		Text:     text,
 		Severity: lint.SeverityWarning,
 	}

@@ -2,27 +2,50 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 )
 
-// toolchainMismatch returns why the packages cannot be analysed when the
+// goEnvProblem returns why the packages that patterns name cannot be
+// loaded from dir, as the go command would refuse them, or "": the
 // go command that loads them (after GOTOOLCHAIN switching, as a module's
-// go line may ask) is a newer Go release than the one resilvet was built
-// with: the type checker of an older release cannot read a newer
-// standard library, and every package would fail with type errors in
-// it. Empty when the releases agree or the go command cannot be asked
-// (the loader then reports what it finds).
-func toolchainMismatch(dir string) string {
-	cmd := exec.Command("go", "env", "GOVERSION")
+// go line may ask) is a newer release than resilvet was built with, whose
+// type checker cannot read that standard library (every package would fail
+// with type errors in it), or a local pattern is
+// used outside a module. The runner takes the latter for a pattern that
+// matched no packages, warns and exits 0, which in CI is a gate that
+// never closes; go vet exits 1, and so does resilvet.
+func goEnvProblem(dir string, patterns []string) string {
+	cmd := exec.Command("go", "env", "GOVERSION", "GOMOD", "GOWORK")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
 		return ""
 	}
-	return newerRelease(strings.TrimSpace(string(out)), runtime.Version())
+	env := strings.Split(string(out), "\n")
+	if len(env) < 3 {
+		return ""
+	}
+	if msg := newerRelease(strings.TrimSpace(env[0]), runtime.Version()); msg != "" {
+		return msg
+	}
+	gomod, gowork := strings.TrimSpace(env[1]), strings.TrimSpace(env[2])
+	if gomod != os.DevNull || gowork != "" && gowork != "off" {
+		return "" // in a module or workspace, or GOPATH mode (GOMOD empty)
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	for _, p := range patterns {
+		if p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || filepath.IsAbs(p) {
+			return "go.mod file not found in current directory or any parent directory; see 'go help modules'"
+		}
+	}
+	return ""
 }
 
 // newerRelease returns the error for a go command at release goCmd when
