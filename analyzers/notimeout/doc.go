@@ -41,8 +41,8 @@ each hop in the related positions.
 Not reported: calls that a deadline or timeout bounds on every path; values
 the analysis cannot follow (it stays silent); roots made where a context is
 in scope (ctxdrop's finding); _test.go files unless -resilvet.include-tests;
-package main of a one-shot tool (one that starts no server) unless -main;
-r.Context() of an HTTP handler unless -edge.`,
+package main of a one-shot tool (one that starts no server) unless
+-notimeout.main; r.Context() of an HTTP handler unless -notimeout.edge.`,
 	Example: `func refresh() error {
 	resp, err := http.Get(pricesURL) // reported
 	...
@@ -50,12 +50,19 @@ r.Context() of an HTTP handler unless -edge.`,
 	rows, err := db.QueryContext(ctx, q)
 }`,
 	Fix: `Bound the call: give the client a Timeout (the suggested fix adds
-Timeout: 10 * time.Second to the client's literal, or rewrites http.Get to a
-package-level client that has one), or bound the context where it is made
+Timeout: 10 * time.Second to the client's literal, or, where the package
+already has a client variable with a Timeout in scope, rewrites http.Get to
+that client's Get), or bound the context where it is made
 (the suggested fix writes ctx, cancel := context.WithTimeout(ctx,
 10*time.Second) and defer cancel(), or the runtime's deadline.Ensure when
-the module already uses github.com/resilvet/resilvet/runtime).
--client-timeout changes the duration written. Silence a deliberate case
+the module already uses github.com/resilvet/resilvet/runtime). The root
+is bounded only when every use of it is the outbound work reported; when
+it also serves, shuts a server down, is handed to a goroutine, a loop or
+a call that is not the finding's, waits on Done, or is stored or
+returned, the fix bounds a context derived for the one outbound call
+(callCtx, cancel := context.WithTimeout(ctx, 10*time.Second) before its
+statement), or no fix is offered.
+-notimeout.client-timeout changes the duration written. Silence a deliberate case
 with //resilvet:ignore notimeout <reason>.`,
 }
 

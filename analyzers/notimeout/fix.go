@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/resilvet/resilvet/internal/analysisutil"
 	"github.com/resilvet/resilvet/internal/fixedit"
+	"github.com/resilvet/resilvet/internal/summary"
 )
 
 // fixer builds suggested fixes. Every edit leaves the file gofmt-clean as
@@ -20,6 +23,10 @@ type fixer struct {
 	*fixedit.Editor
 	pass    *analysis.Pass
 	timeout time.Duration
+	// sum is the package's summaries (summary) and reached the findings
+	// by root (reachedFrom), found on first use.
+	sum     *summary.Result
+	reached map[token.Pos]map[token.Pos]*summary.Finding
 }
 
 func newFixer(pass *analysis.Pass, timeout time.Duration) *fixer {
@@ -143,41 +150,45 @@ func (f *fixer) usesInFile(file *ast.File, pn *types.PkgName) int {
 //	defer cancel()
 //
 // and a root passed straight to a call gets a statement of its own first.
+//
+// The bound reaches every use of the context, so it is written only when
+// every use is the outbound work of the finding (rootUses). When the
+// context also serves, shuts a server down, feeds a goroutine or a loop,
+// is kept or is handed to work the fix cannot judge, a deadline there
+// would stop that work too (a server started with it shuts down with an
+// expired context): the fix then bounds a context derived for the one
+// outbound call instead (boundAtCall), or is not offered.
 func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 	fn, ok := enclosingFunc(root)
-	if !ok || f.inLoop(root, fn) || f.declares(fn, "cancel") {
+	if !ok || f.inLoop(root, fn) {
+		return
+	}
+	rootCall, ok := root.Node().(*ast.CallExpr)
+	if !ok || !analysisutil.IsContext(f.pass.TypesInfo.TypeOf(rootCall)) {
+		return
+	}
+	u := &rootUses{fn: fn, reached: f.reachedFrom(rootCall.Lparen)}
+	f.classify(u, root, 0)
+	switch {
+	case !u.lasting && len(u.work) > 0:
+		f.boundRoot(d, root, fn)
+	case u.lasting && len(u.work) == 1:
+		f.boundAtCall(d, u.work[0], fn)
+	}
+}
+
+// boundRoot writes ensure's fix at the root itself.
+func (f *fixer) boundRoot(d *analysis.Diagnostic, root, fn inspector.Cursor) {
+	if f.declares(fn, "cancel") {
 		return
 	}
 	file := f.File(root.Node().Pos())
 	if file == nil {
 		return
 	}
-	timeName, needTime, ok := f.ImportName(file, "time", root.Node().Pos())
+	bounded, fixName, imports, ok := f.bounded(file, f.Text(root.Node()), root.Node().Pos())
 	if !ok {
 		return
-	}
-	// The runtime's deadline.Ensure when the package can already import
-	// the runtime (its module requires it); context.WithTimeout otherwise,
-	// so the fix compiles as emitted. On a root context, which has no
-	// deadline to keep, the two are the same.
-	var bounded, fixName string
-	var needDeadline []string
-	rootText := f.Text(root.Node())
-	if f.RuntimeReachable() {
-		dlName, need, ok := f.ImportName(file, deadlinePath, root.Node().Pos())
-		if !ok {
-			return
-		}
-		needDeadline = need
-		bounded = fmt.Sprintf("%s.Ensure(%s, %s)", dlName, rootText, durationText(timeName, f.timeout, ""))
-		fixName = "deadline.Ensure"
-	} else {
-		ctxName, need, ok := f.ImportName(file, "context", root.Node().Pos())
-		if !ok || len(need) > 0 {
-			return
-		}
-		bounded = fmt.Sprintf("%s.WithTimeout(%s, %s)", ctxName, rootText, durationText(timeName, f.timeout, ""))
-		fixName = "context.WithTimeout"
 	}
 	var edits []analysis.TextEdit
 	stmt, ok := statementOf(root, fn)
@@ -212,7 +223,7 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 			{Pos: root.Node().Pos(), End: root.Node().End(), NewText: []byte("ctx")},
 		}
 	}
-	imps, ok := f.ImportEdits(file, append(needTime, needDeadline...))
+	imps, ok := f.ImportEdits(file, imports)
 	if !ok {
 		return
 	}
@@ -221,6 +232,136 @@ func (f *fixer) ensure(d *analysis.Diagnostic, root inspector.Cursor) {
 		Message:   "Bound the context with " + fixName + "(…, " + durationText("time", f.timeout, "") + ")",
 		TextEdits: edits,
 	}}
+}
+
+// boundAtCall bounds a context derived from the root for one outbound
+// call, when the root also reaches work that must not be bounded:
+//
+//	if err := db.PingContext(ctx); err != nil {
+//
+// becomes
+//
+//	callCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+//	defer cancel()
+//	if err := db.PingContext(callCtx); err != nil {
+//
+// use is the context passed to the call, a variable; the call is in the
+// root's function, outside loops and closures (rootUses.isWork).
+func (f *fixer) boundAtCall(d *analysis.Diagnostic, use, fn inspector.Cursor) {
+	id, ok := use.Node().(*ast.Ident)
+	if !ok || !analysisutil.IsContext(f.pass.TypesInfo.TypeOf(id)) {
+		return
+	}
+	stmt, ok := blockStatementOf(use, fn)
+	if !ok || !f.startsLine(stmt.Node().Pos()) || jumps(fn) || f.declares(fn, "callCtx") {
+		return
+	}
+	cancel := "cancel"
+	if f.declares(fn, cancel) {
+		cancel = "callCancel"
+		if f.declares(fn, cancel) {
+			return
+		}
+	}
+	file := f.File(id.Pos())
+	if file == nil {
+		return
+	}
+	bounded, fixName, imports, ok := f.bounded(file, id.Name, stmt.Node().Pos())
+	if !ok {
+		return
+	}
+	indent := f.Indent(stmt.Node().Pos())
+	edits := []analysis.TextEdit{
+		{Pos: stmt.Node().Pos(), End: stmt.Node().Pos(), NewText: []byte("callCtx, " + cancel + " := " + bounded + "\n" + indent + "defer " + cancel + "()\n" + indent)},
+		{Pos: id.Pos(), End: id.End(), NewText: []byte("callCtx")},
+	}
+	imps, ok := f.ImportEdits(file, imports)
+	if !ok {
+		return
+	}
+	edits = append(edits, imps...)
+	callee := "the call"
+	if call, ok := use.Parent().Node().(*ast.CallExpr); ok {
+		if fn := analysisutil.CalleeFunc(f.pass.TypesInfo, call); fn != nil {
+			callee = analysisutil.FuncName(fn)
+		}
+	}
+	d.SuggestedFixes = []analysis.SuggestedFix{{
+		Message:   "Bound a context derived for " + callee + " with " + fixName + "(…, " + durationText("time", f.timeout, "") + ")",
+		TextEdits: edits,
+	}}
+}
+
+// bounded returns the expression that bounds the context ctx (source
+// text) by the fixer's timeout, the name of the function it calls, and
+// the imports it needs. The runtime's deadline.Ensure when the package
+// can already import the runtime (its module requires it);
+// context.WithTimeout otherwise, so the fix compiles as emitted. On a
+// root context, which has no deadline to keep, the two are the same.
+func (f *fixer) bounded(file *ast.File, ctx string, pos token.Pos) (string, string, []string, bool) {
+	timeName, needTime, ok := f.ImportName(file, "time", pos)
+	if !ok {
+		return "", "", nil, false
+	}
+	if f.RuntimeReachable() {
+		dlName, need, ok := f.ImportName(file, deadlinePath, pos)
+		if !ok {
+			return "", "", nil, false
+		}
+		return fmt.Sprintf("%s.Ensure(%s, %s)", dlName, ctx, durationText(timeName, f.timeout, "")), "deadline.Ensure", append(needTime, need...), true
+	}
+	ctxName, need, ok := f.ImportName(file, "context", pos)
+	if !ok || len(need) > 0 {
+		return "", "", nil, false
+	}
+	return fmt.Sprintf("%s.WithTimeout(%s, %s)", ctxName, ctx, durationText(timeName, f.timeout, "")), "context.WithTimeout", needTime, true
+}
+
+// blockStatementOf returns the statement that holds cur and sits
+// directly in a block, so a statement can go before it: the statement
+// itself, or the if or switch statement whose header (init, condition,
+// tag) holds it. None when cur is in a loop header, a case expression,
+// a select's communication, an else-if's header or a go or defer
+// statement.
+func blockStatementOf(cur, fn inspector.Cursor) (inspector.Cursor, bool) {
+	for a := cur; a.Index() != fn.Index(); a = a.Parent() {
+		if _, ok := a.Node().(ast.Stmt); !ok {
+			continue // an expression: of the statement above
+		}
+		switch a.ParentEdgeKind() {
+		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
+			switch a.Node().(type) {
+			case *ast.AssignStmt, *ast.ExprStmt, *ast.DeclStmt, *ast.ReturnStmt, *ast.IfStmt, *ast.SwitchStmt:
+				return a, true
+			}
+			return inspector.Cursor{}, false
+		case edge.IfStmt_Init, edge.SwitchStmt_Init:
+			continue // the if or switch is next
+		}
+		return inspector.Cursor{}, false
+	}
+	return inspector.Cursor{}, false
+}
+
+// startsLine reports whether only blanks precede pos on its line: a
+// statement inserted before it then takes its indentation.
+func (f *fixer) startsLine(pos token.Pos) bool {
+	src := f.Source(pos)
+	tf := f.pass.Fset.File(pos)
+	start, end := tf.Offset(f.LineStart(pos)), tf.Offset(pos)
+	return src != nil && end <= len(src) && strings.TrimLeft(string(src[start:end]), " \t") == ""
+}
+
+// jumps reports whether the function has a goto, which may not jump over
+// a variable the fix declares.
+func jumps(fn inspector.Cursor) bool {
+	for cur := range fn.Preorder((*ast.BranchStmt)(nil)) {
+		if cur.Node().(*ast.BranchStmt).Tok == token.GOTO {
+			return true
+		}
+	}
+	return false
 }
 
 // statementOf returns the statement containing cur, when that statement

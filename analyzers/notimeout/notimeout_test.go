@@ -66,9 +66,13 @@ func TestDefaultOptions(t *testing.T) {
 	}
 }
 
+// TestFixes applies every suggested fix and compares with the .golden
+// files; fixserve holds roots that also reach long-lived work (serving,
+// Shutdown, goroutines, loops), which get a context derived at the
+// outbound call or no fix.
 func TestFixes(t *testing.T) {
 	dir := resilvettest.TestData()
-	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime"))
+	resilvettest.CheckFixes(t, dir, analysistest.RunWithSuggestedFixes(t, dir, notimeout.Analyzer, "notimeout/fix", "notimeout/fiximports", "notimeout/fixruntime", "notimeout/fixserve"))
 }
 
 func TestEdgeMode(t *testing.T) {

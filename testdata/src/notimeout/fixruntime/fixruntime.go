@@ -5,6 +5,7 @@ package fixruntime
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"time"
 
 	"github.com/resilvet/resilvet/runtime/deadline"
@@ -21,4 +22,13 @@ func bounded(ctx context.Context, q string) {
 func refresh(q string) {
 	ctx := context.Background() // want `context.Background\(\) reaches sql.DB.QueryContext with no deadline`
 	db.QueryContext(ctx, q)
+}
+
+// serve also shuts the server down with ctx: the query gets a context of
+// its own.
+func serve(srv *http.Server, q string) error {
+	ctx := context.Background() // want `context.Background\(\) reaches sql.DB.QueryContext with no deadline`
+	db.QueryContext(ctx, q)
+	go srv.ListenAndServe()
+	return srv.Shutdown(ctx)
 }
