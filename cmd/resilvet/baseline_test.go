@@ -161,3 +161,77 @@ func TestSARIFFingerprints(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"unchanged": 4, "new": 1}, states)
 }
+
+// TestBaselineHelperRenamedOnAChain is the case of the issue: notimeout's
+// message spells the chain from a root context to the call it reaches,
+// and renaming a helper on it, in another file, leaves the finding
+// absorbed: the identity keeps the call reached, not the helpers' names.
+func TestBaselineHelperRenamedOnAChain(t *testing.T) {
+	for _, drv := range baselineDrivers {
+		t.Run(drv.name, func(t *testing.T) {
+			dir := fixture(t)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "jobs"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobs", "jobs.go"), []byte(`// Package jobs runs work that no request asked for.
+package jobs
+
+import "context"
+
+// Nightly has no context of its own.
+func Nightly() error {
+	ctx := context.Background()
+	return audit(ctx, "nightly")
+}
+`), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "jobs", "db.go"), []byte(`package jobs
+
+import (
+	"context"
+	"database/sql"
+)
+
+var DB *sql.DB
+
+func audit(ctx context.Context, what string) error {
+	return exec(ctx, "INSERT INTO audit VALUES ($1)", what)
+}
+
+func exec(ctx context.Context, q string, args ...any) error {
+	_, err := DB.ExecContext(ctx, q, args...)
+	return err
+}
+`), 0o644))
+			file := filepath.Join(dir, "resilvet-baseline.json")
+			args := func(extra ...string) []string {
+				return append(append(append([]string{}, drv.args...), extra...), "./...")
+			}
+
+			r := run(t, dir, bin, args()...)
+			assert.Contains(t, drv.out(r), "context.Background() reaches sql.DB.ExecContext (via jobs.audit -> jobs.exec -> sql.DB.ExecContext)")
+			r = run(t, dir, bin, args("-baseline-write", file)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "recorded 5 findings")
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var recorded struct {
+				Findings []struct{ Package, Message string }
+			}
+			require.NoError(t, json.Unmarshal(data, &recorded))
+			for _, f := range recorded.Findings {
+				if f.Package == "example.com/shop/jobs" {
+					assert.Equal(t, "context.Background() reaches sql.DB.ExecContext (via … -> sql.DB.ExecContext) with no deadline, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure", f.Message,
+						"the helpers' names are not recorded")
+				}
+			}
+			assert.NotContains(t, string(data), "jobs.exec")
+
+			edit(t, dir, "jobs/db.go", "return exec(", "return execute(")
+			edit(t, dir, "jobs/db.go", "func exec(", "func execute(")
+			r = run(t, dir, bin, args()...)
+			assert.Contains(t, drv.out(r), "(via jobs.audit -> jobs.execute -> sql.DB.ExecContext)", "the message names the new helper")
+			r = run(t, dir, bin, args("-baseline", file)...)
+			assert.Equal(t, 0, r.code, drv.out(r))
+			assert.Zero(t, findings(drv.out(r)), drv.out(r))
+			assert.Contains(t, r.stderr, "absorbed 5 findings; 0 of its findings no longer occur")
+		})
+	}
+}

@@ -3,14 +3,16 @@
 // now: a run with the file reports only the findings not in it.
 //
 // A finding's identity is its analyzer, its package (import path), the
-// function or method it is in, its message without positions, and a hash
-// of the flagged source with its whitespace normalised: not its line, so
-// that an edit above it, or a rename of another function, leaves it the
-// same finding. N occurrences of one identity in the file absorb N
-// current ones; the next is new.
+// function or method it is in, its message without positions and without
+// the names of the other functions on its chain, and a hash of the
+// flagged source with its whitespace normalised: not its line, so that an
+// edit above it, or a rename of another function, leaves it the same
+// finding. N occurrences of one identity in the file absorb N current
+// ones; the next is new.
 package baseline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -32,7 +34,7 @@ type Identity struct {
 	// Function is the enclosing top-level function, "F", or method,
 	// "(*T).M"; empty at package level.
 	Function string `json:"function,omitempty"`
-	// Message is the message with file:line positions removed.
+	// Message is the message as StableMessage leaves it.
 	Message string `json:"message"`
 	// Source is a hash of the flagged source text, whitespace normalised.
 	Source string `json:"source"`
@@ -66,11 +68,15 @@ var (
 	moreCount = regexp.MustCompile(`\s*\(\d+ more [^()]*\)`)
 )
 
-// StableMessage returns msg without the positions it names and the
-// counts of places a grouped finding covers besides its own.
+// StableMessage returns msg without the positions it names, the counts
+// of places a grouped finding covers besides its own, and the names of
+// the functions on its chain (chains.go). Applied to its own result it
+// changes nothing, so the messages of a file recorded before a name was
+// left out still match once NewMatcher applies it again.
 func StableMessage(msg string) string {
 	msg = moreCount.ReplaceAllString(msg, "")
-	return strings.Join(strings.Fields(positions.ReplaceAllString(msg, "…")), " ")
+	msg = blankChains(positions.ReplaceAllString(msg, blank))
+	return strings.Join(strings.Fields(msg), " ")
 }
 
 // New returns the file recording ids.
@@ -98,12 +104,17 @@ func New(ids []Identity) *File {
 }
 
 // Write writes f to path.
+// Messages keep their arrows (a -> b) unescaped: the file is read in
+// pull-request diffs.
 func (f *File) Write(path string) error {
-	out, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
+	return os.WriteFile(path, out.Bytes(), 0o644)
 }
 
 // Read reads the baseline at path. Its errors say what is wrong with the
@@ -137,11 +148,16 @@ type Matcher struct {
 	absorbed int
 }
 
-// NewMatcher returns a matcher for f's entries.
+// NewMatcher returns a matcher for f's entries. It passes their messages
+// through StableMessage again: a file written before StableMessage left
+// out the names on a finding's chain keeps them, and without this every
+// finding with a chain would turn new, silently, on upgrade.
 func NewMatcher(f *File) *Matcher {
 	m := &Matcher{left: map[Identity]int{}}
 	for _, e := range f.Findings {
-		m.left[e.Identity] += e.Count
+		id := e.Identity
+		id.Message = StableMessage(id.Message)
+		m.left[id] += e.Count
 		m.total += e.Count
 	}
 	return m

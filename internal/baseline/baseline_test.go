@@ -1,7 +1,6 @@
 package baseline_test
 
 import (
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,75 +11,6 @@ import (
 
 	"github.com/resilvet/resilvet/internal/baseline"
 )
-
-const message = "http.Get uses http.DefaultClient, which has no timeout (client.go:12:3); use a client with Timeout"
-
-// at returns the positions of the first occurrence of expr in file.
-func at(t *testing.T, file, expr string) (token.Position, token.Position) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	require.NoError(t, err)
-	i := strings.Index(string(data), expr)
-	require.GreaterOrEqual(t, i, 0, "%q not in %s", expr, file)
-	pos := func(off int) token.Position {
-		line := 1 + strings.Count(string(data[:off]), "\n")
-		col := off - strings.LastIndex(string(data[:off]), "\n")
-		return token.Position{Filename: file, Line: line, Column: col}
-	}
-	return pos(i), pos(i + len(expr))
-}
-
-// identify writes src as svc/payments/client.go of module example.com/svc
-// and returns the identity of a finding on expr.
-func identify(t *testing.T, src, expr string) baseline.Identity {
-	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/svc\n\ngo 1.24\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "payments"), 0o755))
-	file := filepath.Join(dir, "payments", "client.go")
-	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
-	pos, end := at(t, file, expr)
-	return baseline.NewIdentifier().Identify("notimeout", message, pos, end)
-}
-
-const original = `package payments
-
-import "net/http"
-
-func helper() {}
-
-func (c *Client) Charge(url string) {
-	resp, _ := http.Get(url)
-	_ = resp
-}
-
-type Client struct{}
-`
-
-func TestIdentitySurvivesUnrelatedEdits(t *testing.T) {
-	id := identify(t, original, "http.Get(url)")
-	assert.Equal(t, "notimeout", id.Analyzer)
-	assert.Equal(t, "example.com/svc/payments", id.Package)
-	assert.Equal(t, "(*Client).Charge", id.Function)
-	assert.NotContains(t, id.Message, "client.go:12", "positions are not part of the identity")
-	assert.NotEmpty(t, id.Source)
-
-	above := strings.Replace(original, "func helper() {}", "// a comment\n\nfunc helper() {\n\tprintln(1)\n}\n\nvar x = 1", 1)
-	renamed := strings.Replace(original, "func helper() {}", "func renamedHelper() {}", 1)
-	reformatted := strings.Replace(original, "http.Get(url)", "http.Get(  url )", 1)
-	for name, src := range map[string]string{"lines added above": above, "another function renamed": renamed, "spacing inside the expression": reformatted} {
-		expr := "http.Get(url)"
-		if name == "spacing inside the expression" {
-			expr = "http.Get(  url )"
-		}
-		assert.Equal(t, id, identify(t, src, expr), name)
-	}
-
-	changedCall := strings.Replace(original, "http.Get(url)", "http.Get(url + \"/v2\")", 1)
-	assert.NotEqual(t, id, identify(t, changedCall, `http.Get(url + "/v2")`), "a different flagged expression is a different finding")
-	movedMethod := strings.Replace(original, "Charge(", "Refund(", 1)
-	assert.NotEqual(t, id, identify(t, movedMethod, "http.Get(url)"), "the enclosing function is part of the identity")
-}
 
 func TestMatcherAbsorbsExactlyTheRecordedOccurrences(t *testing.T) {
 	a := baseline.Identity{Analyzer: "notimeout", Package: "p", Function: "F", Message: "m", Source: "1"}
@@ -135,4 +65,33 @@ func TestStableMessageAndFingerprint(t *testing.T) {
 	b.Source = "t"
 	assert.NotEqual(t, a.Fingerprint(), b.Fingerprint())
 	assert.Len(t, a.Fingerprint(), 32)
+}
+
+// TestMatcherAbsorbsEntriesRecordedWithChainNames: a file written before
+// the identity left out the names on a finding's chain (version 1 too)
+// still absorbs the finding: its messages are made stable again when read.
+func TestMatcherAbsorbsEntriesRecordedWithChainNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "resilvet-baseline.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{
+  "version": 1,
+  "findings": [
+    {
+      "analyzer": "notimeout",
+      "package": "example.com/svc/jobs",
+      "function": "(*Server).Nightly",
+      "message": "context.Background() reaches sql.DB.ExecContext (via jobs.Store.audit -> jobs.Store.exec -> sql.DB.ExecContext) with no deadline, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure",
+      "source": "0123456789abcdef",
+      "count": 1
+    }
+  ]
+}
+`), 0o644))
+	f, err := baseline.Read(path)
+	require.NoError(t, err)
+	m := baseline.NewMatcher(f)
+	assert.True(t, m.Absorb(baseline.Identity{
+		Analyzer: "notimeout", Package: "example.com/svc/jobs", Function: "(*Server).Nightly", Source: "0123456789abcdef",
+		Message: baseline.StableMessage("context.Background() reaches sql.DB.ExecContext (via jobs.Store.audit -> jobs.Store.run -> sql.DB.ExecContext) with no deadline, so the call can wait forever on a slow dependency; bound it with context.WithTimeout or deadline.Ensure"),
+	}))
+	assert.Zero(t, m.Stale())
 }

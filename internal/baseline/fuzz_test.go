@@ -16,6 +16,7 @@ func FuzzIdentify(f *testing.F) {
 	f.Add([]byte("package p\nfunc (r *T[K]) M() {\n\tgo x()\n}\n"), 3, 2, 2, 1, "")
 	f.Add([]byte("not go at all \x00\xff"), 1, 1, 9, 9, "x")
 	f.Add([]byte(""), 0, 0, 0, 0, "")
+	f.Add([]byte("package p\n\nfunc F() { ctx := context.Background(); g(ctx) }\n"), 3, 19, 3, 39, "context.Background() reaches sql.DB.ExecContext (via p.g -> p.h (closure) -> sql.DB.ExecContext) with no deadline")
 	f.Fuzz(func(t *testing.T, src []byte, line, col, endLine, endCol int, msg string) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "a.go")
