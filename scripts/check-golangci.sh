@@ -77,4 +77,18 @@ assert len(results) == 9, len(results)
 rules = sorted(r["ruleId"] for r in results)
 assert rules == ["ctxdrop"] * 4 + ["hedgeidem"] * 2 + ["notimeout"] * 2 + ["retrystack"], rules
 PY
+# A typo never turns the linters off: an unknown linter name and an
+# unknown setting each fail the run, naming what is wrong.
+copy
+sed 's/^    - ctxdrop$/    - ctxdorp/' .golangci-plugin.yml >"$W/repo/typo-linter.yml"
+if out=$(cd "$W/repo" && GOLANGCI_LINT_CACHE="$W/cache" "$GCL" run -c typo-linter.yml ./examples/... 2>&1); then
+	fail "an unknown linter name (ctxdorp) passed: $out"
+fi
+grep -qF "ctxdorp" <<<"$out" || fail "the error does not name the unknown linter: $out"
+sed 's/^          edge: false$/          edeg: false/' .golangci-plugin.yml >"$W/repo/typo-setting.yml"
+if out=$(cd "$W/repo" && GOLANGCI_LINT_CACHE="$W/cache" "$GCL" run -c typo-setting.yml ./examples/... 2>&1); then
+	fail "an unknown setting (edeg) passed: $out"
+fi
+grep -qF "edeg" <<<"$out" || fail "the error does not name the unknown setting: $out"
+
 echo "check-golangci: ok"
