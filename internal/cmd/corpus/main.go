@@ -1,17 +1,21 @@
 // Command corpus runs every resilvet analyzer over real code, the Go
-// standard library and each module of the project's dependency graph that
-// is in the module cache, and checks that the run is clean: no panics, no
-// analyzer errors, and every suggested fix applied still builds. It prints
-// the number of findings per analyzer and target.
+// standard library and each module of the project's build list, and
+// checks that the run is clean: no panics, no analyzer errors, every
+// suggested fix applied still builds, and in the modules the tests of the
+// packages the fixes edit still pass. It prints the number of findings
+// per analyzer and target.
 //
 // Usage, from the repository root:
 //
-//	go run ./internal/cmd/corpus            # std + every cached dependency module
+//	go run ./internal/cmd/corpus            # std + every module of the build list
 //	go run ./internal/cmd/corpus -list std  # also print every finding, for triage
 //
-// Modules are analysed in a writable copy (their own go.mod resolves their
-// dependencies through the module proxy); fixes are applied through a
-// go build -overlay, so nothing in GOROOT or the module cache is touched.
+// The modules it checks are named in modules.go, so that a module that
+// cannot be downloaded, prepared or analysed fails the check instead of
+// leaving std alone to pass it. Modules are analysed in a writable copy
+// (their own go.mod resolves their dependencies through the module
+// proxy); fixes are applied through a go build -overlay, so nothing in
+// GOROOT or the module cache is touched.
 package main
 
 import (
@@ -19,7 +23,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +33,8 @@ import (
 var (
 	list    = flag.Bool("list", false, "print every finding")
 	keep    = flag.Bool("keep", false, "keep the temporary directory")
-	modules = flag.Bool("modules", true, "also analyse the cached dependency modules")
+	modules = flag.Bool("modules", true, "also analyse the modules of the build list (the tables in modules.go)")
+	tests   = flag.Bool("tests", true, "run the tests of the packages the fixes edit in module targets, with and without the fixes")
 	extra   = flag.String("extra", "", "comma-separated module@version list to download and analyse too (precision triage on more real code)")
 )
 
@@ -47,65 +51,100 @@ func main() {
 	bin := filepath.Join(tmp, "resilvet")
 	run(".", "go", "build", "-o", bin, "./cmd/resilvet")
 
-	targets := []target{{name: "std", dir: ".", patterns: []string{"std"}}}
-	if flag.NArg() > 0 {
-		targets = nil
-		for _, a := range flag.Args() {
-			if a == "std" {
-				targets = append(targets, target{name: "std", dir: ".", patterns: []string{"std"}})
-			}
-		}
-	}
-	if *modules && (flag.NArg() == 0 || contains(flag.Args(), "modules")) {
-		targets = append(targets, dependencyModules(tmp)...)
-	}
-
-	if *extra != "" {
-		targets = append(targets, extraModules(tmp, strings.Split(*extra, ","))...)
-	}
+	withStd := flag.NArg() == 0 || contains(flag.Args(), "std")
+	withModules := *modules && (flag.NArg() == 0 || contains(flag.Args(), "modules"))
 
 	failed := false
 	fmt.Printf("%-40s %8s %10s %8s %8s %6s %s\n", "target", "packages", "findings", "errors", "unloaded", "fixes", "fixed code builds")
-	for _, t := range targets {
+	if withStd {
+		t := target{name: "std", dir: ".", patterns: []string{"std"}}
 		r := t.analyse(bin, tmp)
-		status := "yes"
-		if r.buildErr != "" {
-			status = "NO"
-			failed = true
-		}
-		if len(r.errors) > 0 || r.panicked {
-			failed = true
-		}
-		fmt.Printf("%-40s %8d %10s %8d %8d %6d %s\n", t.name, r.packages, r.perAnalyzer(), len(r.errors), r.loadErrors, r.fixes, status)
-		if r.runtimeFixesSkipped > 0 {
-			fmt.Printf("    %d fixes import the runtime: not built in GOROOT\n", r.runtimeFixesSkipped)
-		}
-		for _, e := range r.errors {
-			fmt.Printf("    error: %s\n", e)
-		}
-		if r.panicked {
-			fmt.Printf("    panic:\n%s\n", r.stderr)
-		}
-		if r.buildErr != "" {
-			fmt.Printf("    fixed code does not build:\n%s\n", r.buildErr)
-		}
-		if *list {
-			for _, f := range r.findings {
-				fmt.Printf("    %s: %s: %s\n", f.analyzer, f.posn, f.message)
-			}
+		expectUnloaded("std", r)
+		failed = printResult(t, r) || failed
+	}
+	if withModules {
+		failed = checkBuildList(bin, tmp) || failed
+	} else {
+		fmt.Println("modules of the build list: not checked (-modules=false or not named)")
+	}
+	if *extra != "" {
+		for _, m := range strings.Split(*extra, ",") {
+			failed = checkExtra(bin, tmp, m) || failed
 		}
 	}
+	fmt.Printf("fix tests: %d packages in %d modules with fixes, %d regressions, %d failing without the fixes too\n",
+		fixTotals.packages, fixTotals.targets, fixTotals.regressions, fixTotals.failBoth)
 	if failed {
 		fmt.Println("FAIL")
+		if !*keep {
+			os.RemoveAll(tmp) // os.Exit skips the deferred removal
+		}
 		os.Exit(1)
 	}
 	fmt.Println("ok")
 }
 
+// printResult prints a target's line and what went wrong, and reports
+// whether the check fails on it.
+func printResult(t target, r *result) (failed bool) {
+	status := "yes"
+	if r.buildErr != "" {
+		status = "NO"
+	}
+	name := t.name
+	if len(name) > 40 {
+		// A pseudo-version would push the columns out of line.
+		fmt.Println(name)
+		name = ""
+	}
+	fmt.Printf("%-40s %8d %10s %8d %8d %6d %s\n", name, r.packages, r.perAnalyzer(), len(r.errors), r.loadErrors, r.fixes, status)
+	if r.runtimeFixesSkipped > 0 {
+		fmt.Printf("    %d fixes import the runtime: not built in GOROOT\n", r.runtimeFixesSkipped)
+	}
+	for _, n := range r.notes {
+		fmt.Printf("    %s\n", n)
+	}
+	for _, e := range r.errors {
+		fmt.Printf("    error: %s\n", e)
+	}
+	if r.panicked {
+		fmt.Printf("    panic:\n%s\n", r.stderr)
+	}
+	if r.buildErr != "" {
+		fmt.Printf("    fixed code does not build:\n%s\n", r.buildErr)
+	}
+	switch {
+	case r.fixTests != nil:
+		r.fixTests.print()
+		fixTotals.targets++
+		fixTotals.packages += r.fixTests.packages
+		fixTotals.regressions += len(r.fixTests.regression)
+		fixTotals.failBoth += len(r.fixTests.failBoth)
+	case !t.module:
+		// GOROOT's tests take longer than the rest of the check together;
+		// std's fixes are built, and the modules' are tested.
+		fmt.Println("    fix tests: not run in std (GOROOT's tests are too slow); its fixed code is built")
+	case r.fixes > 0 && r.buildErr == "" && !*tests:
+		fmt.Println("    fix tests: not run (-tests=false)")
+	}
+	if *list {
+		for _, f := range r.findings {
+			fmt.Printf("    %s: %s: %s\n", f.analyzer, f.posn, f.message)
+		}
+	}
+	return r.failed()
+}
+
+// fixTotals sums the fix tests over the targets, for the last lines.
+var fixTotals struct{ targets, packages, regressions, failBoth int }
+
 type target struct {
 	name     string
 	dir      string
 	patterns []string
+	// module is set for a module copied out of the module cache: its
+	// tests can run with the fixes applied.
+	module bool
 }
 
 type finding struct{ analyzer, posn, message string }
@@ -118,10 +157,21 @@ type result struct {
 	findings            []finding
 	errors              []string
 	loadErrors          int
+	unloaded            []string
+	notes               []string
 	fixes               int
 	panicked            bool
 	stderr              string
 	buildErr            string
+	fixTests            *fixTests
+}
+
+// failed reports whether the target fails the check. Packages that do
+// not load are counted, not failed on (the driver skips them before any
+// analyzer runs), unless nothing was analysed at all: analyse records
+// that as an error.
+func (r *result) failed() bool {
+	return r.buildErr != "" || len(r.errors) > 0 || r.panicked || r.fixTests.failed()
 }
 
 func (r *result) perAnalyzer() string {
@@ -175,14 +225,22 @@ func (t target) analyse(bin, tmp string) *result {
 		r.errors = append(r.errors, fmt.Sprintf("run failed (%v): %s", runErr, firstLines(r.stderr, 20)))
 		return r
 	}
-	list := exec.Command("go", append([]string{"list"}, t.patterns...)...)
+	list := exec.Command("go", append([]string{"list", "-e"}, t.patterns...)...)
 	list.Dir = t.dir
+	own := map[string]bool{}
 	if out, err := list.Output(); err == nil {
-		r.packages = strings.Count(string(out), "\n")
+		for _, pkg := range strings.Fields(string(out)) {
+			own[pkg] = true
+		}
 	}
+	r.packages = len(own)
 	seen := map[string]bool{}
 	edits := map[string][]edit{}
 	usesRuntime := false
+	// unloaded are the target's packages the driver skipped, without
+	// their test variants ("p [p.test]"); the dependencies they failed on
+	// are named in the errors, not counted.
+	unloaded := map[string]bool{}
 	for pkg, byAnalyzer := range tree {
 		for analyzer, raw := range byAnalyzer {
 			var e struct{ Error string }
@@ -191,7 +249,9 @@ func (t target) analyse(bin, tmp string) *result {
 				// that does not) is skipped by the driver before any
 				// analyzer runs: a load problem, not an analyzer error.
 				if strings.Contains(e.Error, "analysis skipped due to errors in package") || strings.HasPrefix(e.Error, "failed prerequisites") {
-					r.loadErrors++
+					if base, _, _ := strings.Cut(pkg, " "); own[base] {
+						unloaded[base] = true
+					}
 				} else {
 					r.errors = append(r.errors, pkg+": "+analyzer+": "+e.Error)
 				}
@@ -230,75 +290,34 @@ func (t target) analyse(bin, tmp string) *result {
 			}
 		}
 	}
+	r.loadErrors = len(unloaded)
+	for pkg := range unloaded {
+		r.unloaded = append(r.unloaded, pkg)
+	}
+	sort.Strings(r.unloaded)
 	sort.Slice(r.findings, func(i, j int) bool { return r.findings[i].posn < r.findings[j].posn })
 	if runErr != nil && len(r.errors) == 0 && r.loadErrors == 0 {
 		r.errors = append(r.errors, fmt.Sprintf("exit status: %v: %s", runErr, firstLines(r.stderr, 20)))
 	}
+	if r.packages-r.loadErrors <= 0 && len(r.errors) == 0 {
+		// A target whose every package failed to load was not checked:
+		// counting it as clean is the silent pass this command exists to
+		// prevent.
+		r.errors = append(r.errors, fmt.Sprintf("no package was analysed (%d did not load): %s", r.loadErrors, firstLines(r.stderr, 5)))
+	}
 	r.fixes = len(edits)
 	if len(edits) > 0 {
-		r.buildErr = buildWithFixes(t, tmp, edits, usesRuntime)
+		fixed, err := writeFixes(t, tmp, edits, usesRuntime)
+		if err != "" {
+			r.buildErr = err
+			return r
+		}
+		r.buildErr = fixed.build()
+		if r.buildErr == "" && t.module && *tests {
+			r.fixTests = fixed.test()
+		}
 	}
 	return r
-}
-
-// runtimeModule is the module the notimeout fixes import; after applying
-// them a user runs go mod tidy, which the build below does by hand.
-const runtimeModule = "github.com/resilvet/resilvet/runtime"
-
-// buildWithFixes applies the edits through an overlay and builds the
-// packages of the edited files.
-func buildWithFixes(t target, tmp string, edits map[string][]edit, usesRuntime bool) string {
-	overlay := struct{ Replace map[string]string }{Replace: map[string]string{}}
-	dirs := map[string]bool{}
-	for file, es := range edits {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return err.Error()
-		}
-		out, err := applyEdits(src, es)
-		if err != nil {
-			return file + ": " + err.Error()
-		}
-		dst := filepath.Join(tmp, "overlay", strings.ReplaceAll(strings.TrimPrefix(file, "/"), "/", "_"))
-		check(os.MkdirAll(filepath.Dir(dst), 0o755))
-		check(os.WriteFile(dst, out, 0o644))
-		overlay.Replace[file] = dst
-		dirs[filepath.Dir(file)] = true
-	}
-	data, _ := json.Marshal(overlay)
-	ov := filepath.Join(tmp, "overlay-"+strings.ReplaceAll(t.name, "/", "_")+".json")
-	check(os.WriteFile(ov, data, 0o644))
-	args := []string{"build", "-overlay=" + ov}
-	if usesRuntime {
-		// What go mod tidy would add, pointing at this checkout's runtime,
-		// in a copy of the target's go.mod.
-		root, err := filepath.Abs(".")
-		check(err)
-		mod := filepath.Join(tmp, "fix-"+strings.ReplaceAll(t.name, "/", "_")+".mod")
-		gomod, err := os.ReadFile(filepath.Join(t.dir, "go.mod"))
-		if err != nil {
-			return "fixes import the runtime, but the target has no go.mod: " + err.Error()
-		}
-		check(os.WriteFile(mod, gomod, 0o644))
-		if sum, err := os.ReadFile(filepath.Join(t.dir, "go.sum")); err == nil {
-			check(os.WriteFile(strings.TrimSuffix(mod, ".mod")+".sum", sum, 0o644))
-		}
-		edit := exec.Command("go", "mod", "edit", "-modfile="+mod, "-require="+runtimeModule+"@v0.0.0", "-replace="+runtimeModule+"="+filepath.Join(root, "runtime"))
-		edit.Dir = t.dir
-		if out, err := edit.CombinedOutput(); err != nil {
-			return string(out)
-		}
-		args = append(args, "-modfile="+mod)
-	}
-	for d := range dirs {
-		args = append(args, d)
-	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = t.dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return string(out)
-	}
-	return ""
 }
 
 // applyEdits applies byte-offset edits, dropping exact duplicates (test
@@ -325,67 +344,6 @@ func applyEdits(src []byte, es []edit) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// extraModules downloads the named modules and prepares them like the
-// dependency modules.
-func extraModules(tmp string, mods []string) []target {
-	var targets []target
-	for _, m := range mods {
-		out := run(".", "go", "mod", "download", "-json", m)
-		var info struct{ Path, Version, Dir string }
-		check(json.Unmarshal([]byte(out), &info))
-		if t, ok := prepare(tmp, info.Path+"@"+info.Version, info.Dir); ok {
-			targets = append(targets, t)
-		}
-	}
-	return targets
-}
-
-// dependencyModules copies each module of the build list that is in the
-// module cache to a writable directory and downloads its own dependencies.
-func dependencyModules(tmp string) []target {
-	out := run(".", "go", "list", "-m", "-f", "{{if not .Main}}{{.Path}}@{{.Version}} {{.Dir}}{{end}}", "all")
-	var targets []target
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		path, dir, ok := strings.Cut(line, " ")
-		if !ok || dir == "" {
-			continue
-		}
-		if t, ok := prepare(tmp, path, dir); ok {
-			targets = append(targets, t)
-		}
-	}
-	return targets
-}
-
-// prepare copies a module to a writable directory and downloads its own
-// dependencies.
-func prepare(tmp, path, dir string) (target, bool) {
-	dst := filepath.Join(tmp, "mod", strings.ReplaceAll(path, "/", "_"))
-	check(os.CopyFS(dst, os.DirFS(dir)))
-	check(filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if d.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(p, mode)
-	}))
-	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
-		return target{}, false // pre-module code: nothing to build it with
-	}
-	dl := exec.Command("go", "mod", "download")
-	dl.Dir = dst
-	if out, err := dl.CombinedOutput(); err != nil {
-		// Modules that replace dependencies with sibling directories of
-		// their repository cannot be built from the module alone.
-		fmt.Printf("%-40s skipped: its dependencies do not resolve: %s\n", path, firstLines(string(out), 1))
-		return target{}, false
-	}
-	return target{name: path, dir: dst, patterns: []string{"./..."}}, true
-}
-
 func run(dir, name string, args ...string) string {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -400,7 +358,7 @@ func run(dir, name string, args ...string) string {
 }
 
 func firstLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
+	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[:n]
 	}
