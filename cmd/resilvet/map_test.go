@@ -51,6 +51,13 @@ func TestMap(t *testing.T) {
 		{"periodic main.refreshPopular", "http.Get", "none", "http.DefaultClient, which has no timeout"},
 	}, rows)
 	assert.Equal(t, 7, findings, "each path carries the findings on its way")
+	// Refund and its helper's retry are reached from no entry: their
+	// findings are listed apart, so the map shows all 9 of a plain run.
+	require.Len(t, m.Unmapped, 2)
+	assert.Equal(t, "examples/checkout/payments/payments.go:48:14", m.Unmapped[0].Pos)
+	assert.Equal(t, "examples/checkout/payments/payments.go:52:12", m.Unmapped[1].Pos)
+	plain := run(t, "../..", bin, "./examples/checkout/...")
+	assert.Equal(t, findings+len(m.Unmapped), strings.Count(plain.stdout, "\n")-strings.Count(plain.stdout, "\n\t"), plain.stdout)
 	for _, p := range m.Paths {
 		c := calls[p.Call]
 		switch {
@@ -78,6 +85,8 @@ func TestMap(t *testing.T) {
 	require.Equal(t, 0, page.code, page.stderr)
 	assert.Contains(t, page.stdout, "<title>Resilience map of github.com/resilvet/resilvet</title>")
 	assert.Equal(t, len(m.Paths), strings.Count(page.stdout, `<tr class="path `), "one row per path")
+	assert.Contains(t, page.stdout, "Findings on no mapped path")
+	assert.Contains(t, page.stdout, "payments.go:52:12")
 }
 
 // TestMapFlags: -checks narrows the findings on the map, not the map;
@@ -106,7 +115,9 @@ func TestMapFlags(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/broken")))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "good"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "good", "good.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	// The package that loads has an entry point: its map is written.
+	good := "package main\n\nimport \"net/http\"\n\nfunc main() { _ = http.ListenAndServe(\":8080\", nil) }\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "good", "good.go"), []byte(good), 0o644))
 	r = run(t, dir, bin, "-f", "map-json", "./syntax", "./typeerr", "./good")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "syntax.go:6:24")
@@ -199,4 +210,113 @@ func main() {
 	require.NotNil(t, p.Breaker)
 	assert.Equal(t, resilmap.DeadlineTimeout, p.Deadline.Source)
 	assert.Equal(t, "context.WithTimeout(500ms)", p.Deadline.What)
+}
+
+// TestMapAdapters maps a module whose handlers are all registered through
+// adapters (withLogging(h.List), withTiming(http.HandlerFunc(h.Stock))):
+// each entry is followed into its handler, a query made inside a
+// dependency is shown at the module's call into it, the entries the map
+// cannot follow say why, and every finding of a plain run is on a path
+// or listed apart, on the map and on the page.
+func TestMapAdapters(t *testing.T) {
+	r := run(t, "testdata/adapter", bin, "-f", "map-json", "./...")
+	require.Equal(t, 0, r.code, r.stderr)
+	m, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	require.NoError(t, err)
+	entries := map[string]resilmap.Entry{}
+	for _, e := range m.Entries {
+		entries[e.ID] = e
+	}
+	calls := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c
+	}
+	type row struct{ entry, callee, pos, through, source string }
+	var rows []row
+	findings := 0
+	for _, p := range m.Paths {
+		c := calls[p.Call]
+		rows = append(rows, row{entries[p.Entry].Name, c.Callee, c.Pos, c.Through, p.Deadline.Source})
+		findings += len(p.Findings)
+		assert.NotEqual(t, "main", entries[p.Entry].Name, "main reaches the handlers only as entries of their own")
+	}
+	assert.ElementsMatch(t, []row{
+		{"GET /items", "http.Client.Do", "api/api.go:72:29", "", "unknown"},
+		{"GET /items", "sql.DB.QueryRowContext", "store/store.go:14:24", "sqlx.DB.GetContext", "request"},
+		{"POST /sync", "http.Client.Do", "api/api.go:93:29", "", "unknown"},
+		{"GET /stock", "http.Get", "api/api.go:85:23", "", "none"},
+	}, rows)
+	var followed, notFollowed []string
+	for _, e := range m.Entries {
+		if e.Kind != resilmap.EntryHTTP {
+			continue
+		}
+		if e.NotFollowed == "" {
+			followed = append(followed, e.Name+" "+e.Func)
+		} else {
+			notFollowed = append(notFollowed, e.Name+": "+e.NotFollowed)
+		}
+	}
+	assert.ElementsMatch(t, []string{
+		"GET /items api.Handlers.List", "GET /orders api.Handlers.Orders",
+		"POST /sync api.Handlers.Routes (closure)", "GET /stock api.Handlers.Stock",
+	}, followed)
+	assert.ElementsMatch(t, []string{
+		"GET /dyn: api.withLogging (closure) calls a handler that is made by api.pick, whose result is chosen at run time among several",
+		"GET /legacy: the handler is a func value read from a variable, a field or a table",
+	}, notFollowed)
+
+	plain := run(t, "testdata/adapter", bin, "./...")
+	require.Equal(t, 1, plain.code, plain.stderr)
+	assert.Equal(t, 2, strings.Count(plain.stdout, "(ctxdrop)\n"), plain.stdout)
+	assert.Equal(t, 1, findings, "GET /stock's http.Get")
+	require.Len(t, m.Unmapped, 1, "the legacy handler's, which no followed entry reaches")
+	assert.Equal(t, "api/api.go:35:15", m.Unmapped[0].Pos)
+
+	page := run(t, "testdata/adapter", bin, "-f", "html", "./...")
+	require.Equal(t, 0, page.code, page.stderr)
+	for _, s := range []string{
+		"Entries not followed into their handler", "GET /legacy", "made by api.pick",
+		"Findings on no mapped path", "api/api.go:35:15", "inside <code>sqlx.DB.GetContext</code>",
+	} {
+		assert.Contains(t, page.stdout, s)
+	}
+}
+
+// TestMapPartialLoad: a package that does not load is named on stderr and
+// on the page, and the map of the rest is written (exit 0); when what
+// did not load is all that had entries, the map would be empty: no map
+// is written and the run exits 1, saying why.
+func TestMapPartialLoad(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/adapter")))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "broken"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken", "broken.go"), []byte("package broken\n\nfunc F() { undefined() }\n"), 0o644))
+	r := run(t, dir, bin, "-f", "html", "./...")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "package example.com/adapter/broken did not load: broken/broken.go:3:12: undefined: undefined")
+	assert.Contains(t, r.stdout, "Packages that did not load")
+	assert.Contains(t, r.stdout, "<code>example.com/adapter/broken</code>")
+	assert.Contains(t, r.stdout, "GET /items", "the map of what loaded")
+	r = run(t, dir, bin, "-f", "map-json", "./...")
+	require.Equal(t, 0, r.code, r.stderr)
+	m, err := resilmap.ReadJSON(strings.NewReader(r.stdout))
+	require.NoError(t, err)
+	assert.Equal(t, []resilmap.LoadError{{Package: "example.com/adapter/broken", Message: "broken/broken.go:3:12: undefined: undefined"}}, m.NotLoaded)
+
+	// The handlers' package imports a package that does not load: only a
+	// package with no entry point is checked.
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "util"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "util", "util.go"), []byte("package util\n\nfunc Add(a, b int) int { return a + b }\n"), 0o644))
+	store := filepath.Join(dir, "store", "store.go")
+	src, err := os.ReadFile(store)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(store, []byte(strings.Replace(string(src), "s.DB.Select(", "s.DB.Selectx(", 1)), 0o644))
+	for _, format := range []string{"html", "map-json"} {
+		r = run(t, dir, bin, "-f", format, "./...")
+		assert.Equal(t, 1, r.code, format)
+		assert.Contains(t, r.stderr, "package example.com/adapter/store did not load", format)
+		assert.Contains(t, r.stderr, "the packages that loaded have no entry point, and 2 packages did not load: no map written", format)
+		assert.Empty(t, r.stdout, "an empty map would read as a service with no entry points")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,10 +34,12 @@ func isMapFormat(format string) bool { return format == formatHTML || format == 
 // summary in map mode and one more analyzer that collects the map claims
 // of each package it checks; the map is joined from those claims and the
 // findings. The runner's cache is a fresh directory: a package read from
-// the cache would run no analyzer, and collect nothing. It returns the
-// exit status: 0 when the map was written, even with findings on it (the
-// map is a report, not a gate), 1 when no package can be loaded or the
-// map cannot be written.
+// the cache would run no analyzer, and collect nothing. Packages that do
+// not load are named on stderr and on the map. It returns the exit
+// status: 0 when the map was written, even with findings on it (the map
+// is a report, not a gate), 1 when no package can be loaded, when the map
+// would be empty because what did not load is all that had entries, or
+// when the map cannot be written.
 func runMap(opts *analyzers.Options, args, patterns []string, format string, out io.Writer) int {
 	opts.Map = true
 	module, root := moduleOf(patterns)
@@ -56,12 +59,9 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 	if results == nil {
 		return max(status, 1)
 	}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			if d.Category == "compile" {
-				fmt.Fprintf(os.Stderr, "resilvet: %v: %s (the map leaves out what did not load)\n", d.Position, d.Message)
-			}
-		}
+	notLoaded := loadErrors(results)
+	for _, le := range notLoaded {
+		fmt.Fprintf(os.Stderr, "resilvet: %s (the map leaves out what did not load)\n", loadErrorText(le))
 	}
 	if col.checked() == 0 {
 		// An empty map would read as a service with no entry points.
@@ -80,7 +80,15 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 		}
 		src.Findings = append(src.Findings, resilmap.Finding{Analyzer: d.Category, Message: d.Message, Pos: fmt.Sprintf("%s:%d:%d", file, d.Position.Line, d.Position.Column)})
 	}
+	src.NotLoaded = notLoaded
 	m := resilmap.Build(src)
+	if len(m.Entries) == 0 && len(notLoaded) > 0 {
+		// The packages that loaded have no entry point: the service's
+		// are in what did not load, and an empty map would read as a
+		// service with none.
+		fmt.Fprintf(os.Stderr, "resilvet: the packages that loaded have no entry point, and %d packages did not load: no map written\n", len(notLoaded))
+		return 1
+	}
 	w := bufio.NewWriter(out)
 	if format == formatHTML {
 		err = resilmap.WriteHTML(w, m)
@@ -95,6 +103,49 @@ func runMap(opts *analyzers.Options, args, patterns []string, format string, out
 		return 1
 	}
 	return 0
+}
+
+func loadErrorText(le resilmap.LoadError) string {
+	if le.Package == "" {
+		return le.Message
+	}
+	return "package " + le.Package + " did not load: " + le.Message
+}
+
+// loadErrors returns the packages the runner could not load, each once
+// (a package is loaded in several builds), sorted: the runner loads them
+// in parallel. The runner's message names the package on its first line
+// ("# example.com/shop/api") and has the compiler's errors, with their
+// positions, after; a position of its own is put before the message.
+func loadErrors(results []lintResult) []resilmap.LoadError {
+	var out []resilmap.LoadError
+	seen := map[resilmap.LoadError]bool{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if d.Category != "compile" {
+				continue
+			}
+			le := resilmap.LoadError{Message: d.Message}
+			if head, rest, ok := strings.Cut(d.Message, "\n"); ok && strings.HasPrefix(head, "# ") {
+				le.Package, le.Message = strings.TrimPrefix(head, "# "), rest
+			}
+			le.Message = strings.TrimSpace(le.Message)
+			if d.Position.IsValid() {
+				le.Message = d.Position.String() + ": " + le.Message
+			}
+			if !seen[le] {
+				seen[le] = true
+				out = append(out, le)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Package != out[j].Package {
+			return out[i].Package < out[j].Package
+		}
+		return out[i].Message < out[j].Message
+	})
+	return out
 }
 
 // collector gathers the map claims of the packages the runner checks.

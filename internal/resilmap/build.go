@@ -24,6 +24,8 @@ type Source struct {
 	// interface call reaches each.
 	Impls    []summary.MapImpl
 	Findings []Finding // Pos with the file's full path, as the engine's
+	// NotLoaded are the packages that did not load, for the map to say.
+	NotLoaded []LoadError
 }
 
 // maxDepth caps how many calls deep a path goes from its entry.
@@ -33,9 +35,10 @@ const maxDepth = 24
 // breadth first through the calls of functions the engine has claims
 // for, each callee's parameters bound by what its caller passes, it
 // records every outbound call reached, once per entry, by the shortest
-// way, with what bounds it on that way.
+// way, with what bounds it on that way. An entry whose handler it cannot
+// follow says why; a finding on no path is listed apart.
 func Build(src Source) *Map {
-	b := &builder{src: src, funcs: map[string]*summary.MapFunc{}, callIDs: map[string]string{}, entryFuncs: map[string]bool{}, impls: map[string][]string{}}
+	b := &builder{src: src, funcs: map[string]*summary.MapFunc{}, callIDs: map[string]string{}, entryFuncs: map[string]bool{}, handlerFuncs: map[string]bool{}, impls: map[string][]string{}}
 	for _, f := range src.Funcs {
 		b.funcs[f.Key] = f
 	}
@@ -44,20 +47,36 @@ func Build(src Source) *Map {
 			b.impls[im.Iface] = append(b.impls[im.Iface], im.Method)
 		}
 	}
-	for _, en := range src.Entries {
-		b.entryFuncs[en.Func] = true
+	handlers := make([]*handler, len(src.Entries))
+	for i, en := range src.Entries {
+		handlers[i] = b.entryHandler(en)
+		b.entryFuncs[handlers[i].key] = true
+		handlers[i].keys(b.handlerFuncs)
 	}
-	b.m = &Map{Version: Version, Module: src.Module, Entries: []Entry{}, Calls: []Call{}, Paths: []Path{}}
+	b.m = &Map{Version: Version, Module: src.Module, Entries: []Entry{}, Calls: []Call{}, Paths: []Path{}, NotLoaded: src.NotLoaded}
 	seen := map[string]bool{}
-	for _, en := range src.Entries {
-		k := en.Kind + "\x00" + en.Name + "\x00" + en.Func
+	for i, en := range src.Entries {
+		h := handlers[i]
+		name := en.Name
+		if en.Kind == EntryPeriodic && en.Handler != nil && h.why == "" {
+			name = b.display(h.inner().key) // the job, not its adapter
+		}
+		k := en.Kind + "\x00" + name + "\x00" + h.key
+		if h.key == "" {
+			k += "\x00" + en.At // two handlers the map cannot name are two entries
+		}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		id := fmt.Sprintf("e%d", len(b.m.Entries)+1)
-		b.m.Entries = append(b.m.Entries, Entry{ID: id, Kind: en.Kind, Name: en.Name, Func: b.display(en.Func), Pos: b.rel(en.At)})
-		b.walk(id, en)
+		entry := Entry{ID: id, Kind: en.Kind, Name: name, Func: b.display(h.inner().key), Pos: b.rel(en.At)}
+		if h.why != "" {
+			entry.NotFollowed = "the handler " + h.why
+		} else {
+			entry.NotFollowed = b.walk(id, en, h)
+		}
+		b.m.Entries = append(b.m.Entries, entry)
 	}
 	sort.SliceStable(b.m.Paths, func(i, j int) bool {
 		if b.m.Paths[i].Entry != b.m.Paths[j].Entry {
@@ -65,6 +84,7 @@ func Build(src Source) *Map {
 		}
 		return idLess(b.m.Paths[i].Call, b.m.Paths[j].Call)
 	})
+	b.m.Unmapped = b.unmapped()
 	return b.m
 }
 
@@ -77,6 +97,12 @@ type builder struct {
 	// another entry (main registers the handlers, and starts the jobs,
 	// that are entries of their own).
 	entryFuncs map[string]bool
+	// handlerFuncs are the functions the entries' handlers run (an
+	// adapter's closure and the handler it was given): a func value of
+	// one made on another entry's walk (main's h.List handed to
+	// withLogging) is that entry's, and not followed there. A call of
+	// one is (a handler calling another's function).
+	handlerFuncs map[string]bool
 	// impls are the methods implementing each interface method, by its
 	// key.
 	impls map[string][]string
@@ -102,23 +128,32 @@ type step struct {
 	// layers are the retry layers and breakers the function runs in,
 	// outermost first.
 	layers []summary.MapLayer
+	// captured are the func values the function, a closure, captured
+	// (an adapter's handler), where the walk knows them.
+	captured map[int]*handler
 }
 
 // requestBound stands for the incoming request's deadline in an entry's
 // environment.
 const requestBound = "request"
 
-func (b *builder) walk(entryID string, en *summary.MapEntry) {
-	start := b.funcs[en.Func]
+// walk records the paths of an entry that runs h. It returns why the
+// walk could not follow the entry into its handler, if it could not: an
+// adapter's closure calls a handler the map cannot name.
+func (b *builder) walk(entryID string, en *summary.MapEntry, h *handler) (notFollowed string) {
+	start := b.funcs[h.key]
 	if start == nil {
-		return
+		return ""
 	}
 	env := map[param]summary.MapBound{}
 	if en.Request != -2 {
-		env[param{en.Func, en.Request}] = summary.MapBound{State: requestBound}
+		env[param{h.key, en.Request}] = summary.MapBound{State: requestBound}
 	}
-	queue := []step{{fn: start, env: env, idem: map[param]summary.MapIdem{}, targets: map[param]string{}, via: []string{start.Display}, sites: []string{en.At}}}
+	queue := []step{{fn: start, env: env, idem: map[param]summary.MapIdem{}, targets: map[param]string{}, via: []string{start.Display}, sites: []string{en.At}, captured: h.captured}}
 	visited := map[string]bool{start.Key: true}
+	// A handler is walked once, whatever function runs it: the same
+	// adapter may wrap another of its closures (withLogging(withLogging(h))).
+	walked := map[*handler]bool{h: true}
 	reached := map[string]bool{}
 	for len(queue) > 0 {
 		s := queue[0]
@@ -154,15 +189,36 @@ func (b *builder) walk(entryID string, en *summary.MapEntry) {
 			continue
 		}
 		for _, e := range s.fn.Edges {
+			if e.Callee == "" {
+				// The captured handler is this entry's own: no other
+				// entry's function, whatever entryFuncs says.
+				c := s.captured[e.Captured]
+				switch {
+				case c == nil:
+				case c.why != "":
+					if notFollowed == "" {
+						notFollowed = s.fn.Display + " calls a handler that " + c.why
+					}
+				case b.funcs[c.key] != nil && !walked[c]:
+					walked[c], visited[c.key] = true, true
+					n := s.next(callee{fn: b.funcs[c.key]}, e)
+					n.captured = c.captured
+					queue = append(queue, n)
+				}
+				continue
+			}
 			for _, t := range b.callees(e.Callee) {
-				if visited[t.fn.Key] || b.entryFuncs[t.fn.Key] {
+				if visited[t.fn.Key] || b.entryFuncs[t.fn.Key] || e.Made && b.handlerFuncs[t.fn.Key] {
 					continue
 				}
 				visited[t.fn.Key] = true
-				queue = append(queue, s.next(t, e))
+				n := s.next(t, e)
+				n.captured = b.capturedBy(e.With, s.captured)
+				queue = append(queue, n)
 			}
 		}
 	}
+	return notFollowed
 }
 
 // callee is a function an edge reaches: the callee itself, or for a call
@@ -348,16 +404,6 @@ func (b *builder) innermost(kind string, layers []summary.MapLayer) *Layer {
 	return nil
 }
 
-// layerSites are the layers' positions: a finding there (retrystack's,
-// hedgeidem's at a retry layer) lies on the path.
-func layerSites(layers []summary.MapLayer) []string {
-	var out []string
-	for _, l := range layers {
-		out = append(out, l.At)
-	}
-	return out
-}
-
 // callID returns the id of the call, adding it to the map on first use.
 func (b *builder) callID(fn *summary.MapFunc, c summary.MapCall) string {
 	k := c.At + "\x00" + c.Call
@@ -366,11 +412,13 @@ func (b *builder) callID(fn *summary.MapFunc, c summary.MapCall) string {
 	}
 	id := fmt.Sprintf("c%d", len(b.m.Calls)+1)
 	b.callIDs[k] = id
-	owner := fn.Display
+	// A call inside a dependency is shown where the module's code calls
+	// into it: the reader's code, which the reader can change.
+	through := ""
 	if c.Through != "" {
-		owner = b.display(c.Through)
+		through = c.ThroughName
 	}
-	b.m.Calls = append(b.m.Calls, Call{ID: id, Kind: callKind(c.Kind), Target: c.Target, Callee: c.Call, Func: owner, Pos: b.rel(c.At)})
+	b.m.Calls = append(b.m.Calls, Call{ID: id, Kind: callKind(c.Kind), Target: c.Target, Callee: c.Call, Func: fn.Display, Pos: b.rel(c.At), Through: through})
 	return id
 }
 
@@ -407,31 +455,6 @@ func (b *builder) deadline(bd summary.MapBound) Deadline {
 		return Deadline{Source: DeadlineNone, What: strings.TrimSuffix(bd.What, ","), Pos: b.rel(bd.At)}
 	}
 	return Deadline{Source: DeadlineUnknown}
-}
-
-// findings returns the findings at the given positions: the call sites
-// on the way, the outbound call, and where its unbounded value is made.
-func (b *builder) findings(at []string) []Finding {
-	var out []Finding
-	for _, f := range b.src.Findings {
-		for _, p := range at {
-			// By line: the engine keeps a call's parenthesis, the
-			// analyzers report where the expression starts.
-			if p != "" && fileLine(f.Pos) == fileLine(p) {
-				out = append(out, Finding{Analyzer: f.Analyzer, Message: f.Message, Pos: b.rel(f.Pos)})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// fileLine drops the column of a file:line:col position.
-func fileLine(pos string) string {
-	if i := strings.LastIndexByte(pos, ':'); i > 0 {
-		return pos[:i]
-	}
-	return pos
 }
 
 // display names a function by key for people: its source form when the

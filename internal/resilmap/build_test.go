@@ -1,6 +1,7 @@
 package resilmap_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,12 @@ func buildFixture(t *testing.T, pkg string, more ...string) *resilmap.Map {
 // packages' calls are followed with or without a summary.
 func buildFixtureIn(t *testing.T, mod, pkg string, more ...string) *resilmap.Map {
 	t.Helper()
+	return resilmap.Build(fixtureSource(t, mod, pkg, more...))
+}
+
+// fixtureSource is what buildFixtureIn builds the map from.
+func fixtureSource(t *testing.T, mod, pkg string, more ...string) resilmap.Source {
+	t.Helper()
 	testdata := resilvettest.TestData()
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax,
@@ -50,7 +57,7 @@ func buildFixtureIn(t *testing.T, mod, pkg string, more ...string) *resilmap.Map
 			src.Impls = append(src.Impls, res.MapImpls()...)
 		}
 	}
-	return resilmap.Build(src)
+	return src
 }
 
 // pathsByEntry returns, per entry name, the deadline of each call reached,
@@ -296,4 +303,137 @@ func TestBuildRuntimeHedge(t *testing.T) {
 	require.NotNil(t, p.Hedge)
 	assert.Equal(t, "hedge.Idempotent", p.Hedge.What)
 	assert.Equal(t, resilmap.DeadlineRequest, p.Deadline.Source)
+}
+
+// TestBuildFollowsAdapters: handlers registered through adapters
+// (mux.Handle(path, withLogging(h.list)), with the adapter in the
+// routes' package or another of the module's, or a middleware struct
+// holding the handler) are followed through the adapter's closure into
+// the handler it was given, under the request the closure passes: a
+// timeout middleware's deadline bounds the handler's calls. A call the handler reaches inside a dependency is at the
+// module's call into it. Registrations whose handler the map cannot name
+// are entries that say why, and reach nothing.
+func TestBuildFollowsAdapters(t *testing.T) {
+	pkgs := []string{"resilmap/adaptermw", "resilmap/adapterstore"}
+	m := buildFixtureIn(t, "resilmap", "resilmap/adapter", pkgs...)
+	require.NoError(t, m.Check())
+	type entry struct{ name, fn, notFollowed string }
+	var entries []entry
+	for _, e := range m.Entries {
+		entries = append(entries, entry{e.Name, e.Func, e.NotFollowed})
+	}
+	assert.Equal(t, []entry{
+		{"main", "main.main", ""},
+		{"GET /items", "main.handlers.list", ""},
+		{"POST /sync", "main.main (closure)", ""},
+		{"GET /slow", "main.handlers.list", ""},
+		{"GET /wrapped", "main.handlers.list", ""},
+		{"GET /either", "main.withLogging (closure)", "main.withLogging (closure) calls a handler that is made by main.pick, whose result is chosen at run time among several"},
+		{"GET /table", "", "the handler is a func value read from a variable, a field or a table"},
+		{"GET /std", "", "the handler is made by http.TimeoutHandler, outside the module, which the map does not follow"},
+		{"GET /logged", "main.handlers.list", ""},
+		{"GET /twice", "main.handlers.sync", ""},
+		{"Ping/Ping", "", "the handler is a service implementation the engine cannot name"},
+		{"main.handlers.sweep", "main.handlers.sweep", ""},
+		{"job scheduled by cron.Cron.AddFunc", "", "the handler is a func value read from a variable, a field or a table"},
+		{"(pattern not a constant)", "main.withLogging (closure)", "main.withLogging (closure) calls a handler that is a parameter of the registering function: the map does not follow the registration back to its callers"},
+	}, entries)
+
+	calls := map[string]resilmap.Call{}
+	for _, c := range m.Calls {
+		calls[c.ID] = c
+	}
+	names := map[string]string{}
+	for _, e := range m.Entries {
+		names[e.ID] = e.Name
+	}
+	type path struct {
+		call     string
+		via      []string
+		deadline resilmap.Deadline
+	}
+	got := map[string][]path{}
+	for _, p := range m.Paths {
+		got[names[p.Entry]] = append(got[names[p.Entry]], path{calls[p.Call].Callee + " " + calls[p.Call].Pos, p.Via, p.Deadline})
+	}
+	request := resilmap.Deadline{Source: resilmap.DeadlineRequest, What: "the incoming request's context"}
+	timeout := resilmap.Deadline{Source: resilmap.DeadlineTimeout, What: "context.WithTimeout(2s)", Pos: "resilmap/adaptermw/mw.go:14:18"}
+	do := "http.Client.Do " + fixturePos(t, "resilmap/adapter/adapter.go", "h.client.Do(req); err == nil {\n\t\tresp.Body.Close()\n\t}\n\t_ =", len("h.client.Do")) // the call's parenthesis
+	query := "sql.DB.QueryRowContext resilmap/adapterstore/store.go:14:24"
+	assert.ElementsMatch(t, []path{
+		{do, []string{"main.withLogging (closure)", "main.handlers.list"}, request},
+		{query, []string{"main.withLogging (closure)", "main.handlers.list", "adapterstore.Store.Items"}, request},
+	}, got["GET /items"])
+	assert.ElementsMatch(t, []path{
+		{do, []string{"main.withLogging (closure)", "adaptermw.Timeout (closure)", "main.handlers.list"}, timeout},
+		{query, []string{"main.withLogging (closure)", "adaptermw.Timeout (closure)", "main.handlers.list", "adapterstore.Store.Items"}, timeout},
+	}, got["GET /slow"], "the middleware's deadline bounds the handler's calls")
+	assert.Len(t, got["GET /wrapped"], 2, "an http.Handler the adapter serves")
+	require.Len(t, got["GET /logged"], 2, "a middleware struct's handler")
+	assert.Equal(t, []string{"adaptermw.Logger.ServeHTTP", "main.handlers.list"}, got["GET /logged"][0].via)
+	require.Len(t, got["main.handlers.sweep"], 1, "a job behind an adapter")
+	assert.Equal(t, []string{"main.withRecover (closure)", "main.handlers.sweep"}, got["main.handlers.sweep"][0].via)
+	require.Len(t, got["GET /twice"], 1, "an adapter around its own closure")
+	assert.Equal(t, []string{"main.withLogging (closure)", "main.withLogging (closure)", "main.handlers.sync"}, got["GET /twice"][0].via)
+	require.Len(t, got["POST /sync"], 1)
+	assert.Equal(t, resilmap.DeadlineNone, got["POST /sync"][0].deadline.Source)
+	for _, name := range []string{"GET /either", "GET /table", "GET /std", "(pattern not a constant)", "Ping/Ping", "job scheduled by cron.Cron.AddFunc"} {
+		assert.Empty(t, got[name], name)
+	}
+	for _, p := range got["main"] {
+		assert.NotContains(t, p.via, "main.handlers.list", "main reaches the handlers it registers only as entries of their own")
+	}
+
+	for _, c := range m.Calls {
+		if c.Callee == "sql.DB.QueryRowContext" {
+			assert.Equal(t, "sqlx.DB.GetContext", c.Through, "the call is made inside the dependency")
+			assert.Equal(t, "adapterstore.Store.Items", c.Func, "at the module's own call into it")
+		}
+	}
+
+	// Outside the module mapped, the other package's adapter is not
+	// followed: the entry says so.
+	m = buildFixture(t, "resilmap/adapter", pkgs...)
+	for _, e := range m.Entries {
+		if e.Name == "GET /slow" {
+			assert.Equal(t, "main.withLogging (closure) calls a handler that is made by adaptermw.Timeout, outside the module, which the map does not follow", e.NotFollowed)
+		}
+	}
+}
+
+// TestBuildUnmappedFindings: a finding on a path is the path's; one in
+// code no entry reaches, or at no call site on the way, is listed apart,
+// once, so that every finding is on the map somewhere.
+func TestBuildUnmappedFindings(t *testing.T) {
+	src := fixtureSource(t, "resilmap", "resilmap/adapter", "resilmap/adaptermw", "resilmap/adapterstore")
+	background := fixturePos(t, "resilmap/adapter/adapter.go", "context.Background(), http.MethodPost", 0)
+	pick := fixturePos(t, "resilmap/adapter/adapter.go", "time.Now().Unix()%2", 0)
+	onPath := resilmap.Finding{Analyzer: "ctxdrop", Message: "on the sync handler's call", Pos: filepath.Join(src.Root, background)}
+	offPath := resilmap.Finding{Analyzer: "notimeout", Message: "in a handler no entry reaches", Pos: filepath.Join(src.Root, pick)}
+	src.Findings = []resilmap.Finding{onPath, offPath, offPath}
+	m := resilmap.Build(src)
+	shown := 0
+	for _, p := range m.Paths {
+		for _, f := range p.Findings {
+			assert.Equal(t, onPath.Message, f.Message)
+			shown++
+		}
+	}
+	assert.Positive(t, shown)
+	assert.Equal(t, []resilmap.Finding{{Analyzer: "notimeout", Message: "in a handler no entry reaches", Pos: pick}}, m.Unmapped)
+}
+
+// fixturePos returns the position, as the map writes it, of the column
+// off bytes into the first occurrence of text in a file of the shared
+// testdata tree.
+func fixturePos(t *testing.T, file, text string, off int) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(resilvettest.TestData(), "src", file))
+	require.NoError(t, err)
+	i := strings.Index(string(b), text)
+	require.GreaterOrEqual(t, i, 0, "%q not in %s", text, file)
+	i += off
+	line := strings.Count(string(b[:i]), "\n") + 1
+	col := i - strings.LastIndexByte(string(b[:i]), '\n')
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }

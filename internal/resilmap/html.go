@@ -33,9 +33,11 @@ var (
 // WriteHTML writes m as one self-contained HTML page: a header with the
 // counts, a graph of the entries and the calls they reach with one edge
 // per path, coloured by how the call is protected, and a table of the
-// paths, with a search box that narrows both. The page loads nothing from
-// the network. The same map gives the same bytes. A map with no entry
-// points gives a page that says so.
+// paths, with a search box that narrows both. What the map could not see
+// is said on the page too: the packages that did not load, the entries
+// not followed into their handler, and the findings on no path. The page
+// loads nothing from the network. The same map gives the same bytes. A
+// map with no entry points gives a page that says so.
 func WriteHTML(w io.Writer, m *Map) error {
 	if m == nil {
 		return errors.New("resilience map: no map to render")
@@ -53,6 +55,11 @@ type pageData struct {
 	Counts  counts
 	Graph   *graph // nil when the map has no entries
 	Groups  []group
+	// What the map could not see: the entries not followed into their
+	// handler, the findings on no path, the packages that did not load.
+	NotFollowed []*Entry
+	Unmapped    []Finding
+	NotLoaded   []LoadError
 	// CSP, CSS and JS are the page's own constants, trusted as they are.
 	CSP template.HTMLAttr
 	CSS template.CSS
@@ -66,6 +73,10 @@ type counts struct {
 	WithFindings int
 	// Unbounded counts the calls that nothing bounds on at least one path.
 	Unbounded int
+	// NotFollowed and Unmapped count the entries not followed into their
+	// handler and the findings on no path; the header shows them only
+	// when there are some.
+	NotFollowed, Unmapped int
 }
 
 func newPage(m *Map) *pageData {
@@ -74,13 +85,20 @@ func newPage(m *Map) *pageData {
 		levels[i] = pathLevel(&m.Paths[i])
 	}
 	p := &pageData{
-		Module:  m.Module,
-		Version: m.Version,
-		Counts:  countMap(m),
-		Groups:  groupRows(m, levels),
-		CSP:     template.HTMLAttr(`content="` + pageCSP + `"`),
-		CSS:     template.CSS(pageCSS),
-		JS:      template.JS(pageJS),
+		Module:    m.Module,
+		Version:   m.Version,
+		Counts:    countMap(m),
+		Groups:    groupRows(m, levels),
+		Unmapped:  m.Unmapped,
+		NotLoaded: m.NotLoaded,
+		CSP:       template.HTMLAttr(`content="` + pageCSP + `"`),
+		CSS:       template.CSS(pageCSS),
+		JS:        template.JS(pageJS),
+	}
+	for i := range m.Entries {
+		if m.Entries[i].NotFollowed != "" {
+			p.NotFollowed = append(p.NotFollowed, &m.Entries[i])
+		}
 	}
 	if len(m.Entries) > 0 {
 		p.Graph = layout(m, levels)
@@ -89,7 +107,12 @@ func newPage(m *Map) *pageData {
 }
 
 func countMap(m *Map) counts {
-	c := counts{Entries: len(m.Entries), Calls: len(m.Calls), Paths: len(m.Paths)}
+	c := counts{Entries: len(m.Entries), Calls: len(m.Calls), Paths: len(m.Paths), Unmapped: len(m.Unmapped)}
+	for _, e := range m.Entries {
+		if e.NotFollowed != "" {
+			c.NotFollowed++
+		}
+	}
 	unbounded := map[string]bool{}
 	for _, p := range m.Paths {
 		if len(p.Findings) > 0 {

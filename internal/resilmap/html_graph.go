@@ -188,11 +188,15 @@ func callLabel(c *Call) string {
 }
 
 func entryTitle(e *Entry) string {
-	return joinNonEmpty("\n", e.Kind+" "+e.Name, e.Func, e.Pos)
+	return joinNonEmpty("\n", e.Kind+" "+e.Name, e.Func, e.Pos, e.NotFollowed)
 }
 
 func callTitle(c *Call) string {
-	return joinNonEmpty("\n", c.Kind+" "+c.Target, c.Callee, c.Pos)
+	through := ""
+	if c.Through != "" {
+		through = "inside " + c.Through
+	}
+	return joinNonEmpty("\n", c.Kind+" "+c.Target, c.Callee, through, c.Pos)
 }
 
 // edgeTitle sums up a path in a line: where it goes and what protects it.

@@ -78,7 +78,7 @@ func deadlineLevel(source string) level {
 // does not show. One string a line, so that a term matches within a
 // string and never across two.
 func searchText(e *Entry, c *Call, p *Path) string {
-	s := []string{e.Kind, e.Name, e.Func, e.Pos, c.Kind, c.Target, c.Callee, c.Func, c.Pos}
+	s := []string{e.Kind, e.Name, e.Func, e.Pos, e.NotFollowed, c.Kind, c.Target, c.Callee, c.Func, c.Pos, c.Through}
 	s = append(s, p.Via...)
 	s = append(s, p.Deadline.Source, p.Deadline.What, p.Deadline.Pos)
 	if p.Retry != nil {

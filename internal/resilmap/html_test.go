@@ -168,6 +168,9 @@ func TestWriteHTMLEscapes(t *testing.T) {
 		"&lt;/title&gt;&lt;script&gt;alert(4)&lt;/script&gt;",
 		"&lt;/textarea&gt;&lt;svg onload=alert(13)&gt; &amp;amp; &#34;quoted&#34; &#39;single&#39;",
 		"{{.}} {{template &#34;x&#34;}}", // data is not a template
+		"the handler is &lt;script&gt;alert(14)&lt;/script&gt;",
+		"&lt;script&gt;alert(16)&lt;/script&gt;",
+		"&lt;marquee&gt;pkg&lt;/marquee&gt;",
 	} {
 		assertHas(t, page, escaped)
 	}

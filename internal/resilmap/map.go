@@ -31,6 +31,19 @@ type Map struct {
 	// call on that path: the same call can be bounded from one entry
 	// (a request context) and not from another (main's Background).
 	Paths []Path `json:"paths"`
+	// Unmapped are the findings that lie on no path: in code no entry
+	// reaches as far as the map sees, or at no call site on the way. With
+	// the paths' findings, they are every finding of a plain run.
+	Unmapped []Finding `json:"unmappedFindings,omitempty"`
+	// NotLoaded are the packages that did not load: the map leaves out
+	// their entries and calls.
+	NotLoaded []LoadError `json:"notLoaded,omitempty"`
+}
+
+// LoadError is a package that did not load, and why.
+type LoadError struct {
+	Package string `json:"package,omitempty"` // its import path, when the loader says it
+	Message string `json:"message"`
 }
 
 // Entry kinds.
@@ -51,6 +64,10 @@ type Entry struct {
 	Name string `json:"name"`
 	Func string `json:"func"` // the entry's function, by full name
 	Pos  string `json:"pos"`  // where it is registered or started: file:line:col
+	// NotFollowed says why the map could not follow the entry into its
+	// handler ("the handler is chosen at run time among several"); its
+	// paths, if any, stop there.
+	NotFollowed string `json:"notFollowed,omitempty"`
 }
 
 // Call kinds.
@@ -75,6 +92,10 @@ type Call struct {
 	Callee string `json:"callee"` // the API called, by full name: "(*net/http.Client).Do"
 	Func   string `json:"func"`   // the function that makes the call
 	Pos    string `json:"pos"`
+	// Through is set for a call made inside a dependency: the
+	// dependency's function that Func calls at Pos, the module's own
+	// code ("sqlx.DB.GetContext").
+	Through string `json:"through,omitempty"`
 }
 
 // Deadline sources.

@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"fmt"
 	"go/token"
 	"go/types"
 	"sort"
@@ -63,14 +62,18 @@ type MapBound struct {
 type MapCall struct {
 	Kind string // "http", "grpc", "sql", …
 	Call string // source form: "http.Client.Do"
-	At   string // the call's position (the outbound call inside a helper for Through)
+	// At is the call's position; for Through, the position of the call
+	// of that function: the outbound call inside it is in a dependency
+	// the reader cannot change, the call into it is the reader's code.
+	At string
 	// Through is the map key of a function of another package that
-	// reaches the call, by its Reaches claim; Chain the calls on the way.
-	// The map driver uses these only when it has no map claims of that
-	// package (a dependency), which would show the call themselves.
-	Through string
-	Chain   []Link
-	Bound   MapBound
+	// reaches the call, by its Reaches claim, and ThroughName its source
+	// form; Chain the calls on the way. The map driver uses these only
+	// when it has no map claims of that package (a dependency), which
+	// would show the call themselves.
+	Through, ThroughName string
+	Chain                []Link
+	Bound                MapBound
 	// Target is what the call reaches when the code says it: a URL's
 	// constant parts, an SQL statement, a gRPC method.
 	Target string
@@ -84,9 +87,23 @@ type MapCall struct {
 // MapEdge is a call of another function, or a closure made (and so
 // possibly run) by the function.
 type MapEdge struct {
-	Callee string // the callee's map key
-	At     string
-	Go     bool // started with a go statement
+	// Callee is the callee's map key; empty for a call of a func value
+	// the closure captured (an adapter's next(w, r)), or a method's call
+	// of a handler its receiver holds (a middleware struct's
+	// l.next.ServeHTTP): Captured is then the free variable's index, or
+	// the field's, and the map driver runs what the closure or the struct
+	// was made with, where it knows (mapfuncvals.go).
+	Callee   string
+	Captured int
+	// Made is set for a func value the function makes (a closure, a
+	// method value) rather than calls: it may run here, or where it is
+	// handed (a registered handler's adapter). With lists the func values
+	// a closure made here captures, by free variable: an adapter's closure
+	// is made with the handler it calls.
+	Made bool
+	With []MapCapture
+	At   string
+	Go   bool // started with a go statement
 	// Args are the bounds of the arguments that carry a deadline, by the
 	// callee's parameter (signature index).
 	Args []MapArg
@@ -113,6 +130,9 @@ type MapFunc struct {
 	Pos     string
 	Calls   []MapCall
 	Edges   []MapEdge
+	// Returns is the func value or handler the function returns, when it
+	// returns one (mapfuncvals.go).
+	Returns *MapFuncValue
 }
 
 // MapFuncs returns the package's functions' map claims (map mode only),
@@ -136,7 +156,7 @@ func (e *engine) mapClaims() {
 		if info == nil {
 			continue
 		}
-		mf := &MapFunc{Key: MapKey(fn), Display: funcDisplay(fn), Pos: e.fullPos(fn.Pos())}
+		mf := &MapFunc{Key: MapKey(fn), Display: funcDisplay(fn), Pos: e.fullPos(fn.Pos()), Returns: e.mapReturns(fn)}
 		for _, instr := range info.ix.calls {
 			e.mapCall(mf, info, instr)
 			// A function literal that captures nothing is a function,
@@ -152,7 +172,7 @@ func (e *engine) mapClaims() {
 				e.mapClosure(mf, info, fn, mc, handedTo(mc), mc.Pos())
 			}
 		}
-		if len(mf.Calls) > 0 || len(mf.Edges) > 0 {
+		if len(mf.Calls) > 0 || len(mf.Edges) > 0 || mf.Returns != nil {
 			e.res.mapFuncs = append(e.res.mapFuncs, mf)
 		}
 	}
@@ -204,6 +224,10 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 		return // registration is not a call of what it registers
 	}
 	_, isGo := instr.(*ssa.Go)
+	if fv, ok := capturedCallee(c); ok {
+		mf.Edges = append(mf.Edges, MapEdge{Captured: fv, At: at, Go: isGo, Args: e.mapArgs(info, instr, c.Signature()), Layers: e.mapLayers(info, instr)})
+		return
+	}
 	var callees []*ssa.Function
 	var objs []*types.Func
 	if targets, ok := e.dynamicTargets(c); ok {
@@ -229,7 +253,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 			if s == nil && !e.inModule(obj.Pkg()) {
 				continue
 			}
-			e.mapReaches(mf, instr, MapKey(fn), s)
+			e.mapReaches(mf, instr, MapKey(fn), funcDisplay(fn), s)
 		case named: // a method value's wrapper: the method is the callee
 		default:
 			continue
@@ -243,7 +267,7 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 			if s == nil && !e.inModule(obj.Pkg()) {
 				continue
 			}
-			e.mapReaches(mf, instr, key, s)
+			e.mapReaches(mf, instr, key, analysisutil.FuncName(obj), s)
 		}
 		sig, _ := obj.Type().(*types.Signature)
 		mf.Edges = append(mf.Edges, MapEdge{Callee: key, At: at, Go: isGo, Args: e.mapArgs(info, instr, sig), Layers: e.mapLayers(info, instr)})
@@ -251,24 +275,26 @@ func (e *engine) mapCall(mf *MapFunc, info *fnInfo, instr ssa.CallInstruction) {
 }
 
 // mapReaches records the outbound calls a function of another package
-// reaches by its Reaches claim, bounded as the argument the caller gives.
-func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key string, s *FuncSummary) {
+// reaches by its Reaches claim, bounded as the argument the caller gives,
+// at the call of that function: for a dependency, where the module's own
+// code reaches it.
+func (e *engine) mapReaches(mf *MapFunc, instr ssa.CallInstruction, key, name string, s *FuncSummary) {
 	if s == nil {
 		return
 	}
 	c := instr.Common()
+	at := e.fullPos(c.Pos())
+	if at == "" {
+		at = e.fullPos(instr.Pos())
+	}
 	for _, r := range s.Reaches {
 		d, ok := domainOf(r.Of)
 		a := argOf(c, r.Param)
 		if !ok || a == nil || r.Local {
 			continue
 		}
-		at := ""
-		if len(r.Chain) > 0 {
-			at = r.Chain[len(r.Chain)-1].At
-		}
 		b := e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)
-		mf.Calls = append(mf.Calls, MapCall{Kind: r.Kind, Call: r.Call, At: at, Through: key, Chain: r.Chain, Bound: b, Layers: e.mapLayers(e.local[instr.Parent()], instr)})
+		mf.Calls = append(mf.Calls, MapCall{Kind: r.Kind, Call: r.Call, At: at, Through: key, ThroughName: name, Chain: r.Chain, Bound: b, Layers: e.mapLayers(e.local[instr.Parent()], instr)})
 	}
 }
 
@@ -281,7 +307,13 @@ func (e *engine) mapClosure(mf *MapFunc, info *fnInfo, fn *ssa.Function, v ssa.V
 	if to != nil && registersEntry(to.Common()) {
 		return // an entry point of its own (mapentries.go), not work done here
 	}
-	edge := MapEdge{Callee: MapKey(fn), At: e.fullPos(pos)}
+	if !pos.IsValid() {
+		pos = fn.Pos() // a closure returned: where its literal is
+	}
+	edge := MapEdge{Callee: MapKey(fn), At: e.fullPos(pos), Made: true}
+	if mc, ok := v.(*ssa.MakeClosure); ok {
+		edge.With = e.capturedValues(mc, 0)
+	}
 	if to != nil {
 		edge.Layers = e.handedLayers(info, to, argIndex(to.Common(), v))
 	}
@@ -350,145 +382,4 @@ func registersEntry(c *ssa.CallCommon) bool {
 	_, route := knowledge.RouteOf(name)
 	_, scheduled := knowledge.ScheduledFunc(name)
 	return route || scheduled || isServiceRegistration(c)
-}
-
-// mapArgs returns the bounds of the arguments of a call given for the
-// parameters of sig that carry a deadline.
-func (e *engine) mapArgs(info *fnInfo, instr ssa.CallInstruction, sig *types.Signature) []MapArg {
-	if sig == nil {
-		return nil
-	}
-	c := instr.Common()
-	var out []MapArg
-	for i, p := range paramsOf(sig) {
-		d, ok := deadlineDomain(p.Type())
-		if !ok {
-			continue
-		}
-		a := argOf(c, i)
-		if a == nil {
-			continue
-		}
-		arg := MapArg{Param: i, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)}
-		if d == domRequest {
-			if idem := e.requestIdem(info, instr, a); idem.State != "" {
-				arg.Idem = &idem
-			}
-			arg.Target = e.requestTarget(a)
-		}
-		out = append(out, arg)
-	}
-	if recv := sig.Recv(); recv != nil {
-		if d, ok := deadlineDomain(recv.Type()); ok {
-			if a := argOf(c, -1); a != nil {
-				out = append(out, MapArg{Param: -1, Bound: e.mapBound([]part{{d: d, v: e.evalAt(d, a, instr)}}, instr)})
-			}
-		}
-	}
-	return out
-}
-
-// takesDuration reports whether sig has a time.Duration parameter.
-func takesDuration(sig *types.Signature) bool {
-	for _, p := range paramsOf(sig) {
-		if analysisutil.IsDuration(p.Type()) {
-			return true
-		}
-	}
-	return false
-}
-
-// ctxArg returns the context a call is given, if any.
-func ctxArg(c *ssa.CallCommon) ssa.Value {
-	for _, a := range c.Args {
-		if analysisutil.IsContext(a.Type()) {
-			return a
-		}
-	}
-	return nil
-}
-
-// paramsOf returns sig's parameters, receiver excluded.
-func paramsOf(sig *types.Signature) []*types.Var {
-	out := make([]*types.Var, sig.Params().Len())
-	for i := range out {
-		out[i] = sig.Params().At(i)
-	}
-	return out
-}
-
-// deadlineDomain returns the domain of a parameter type that carries a
-// deadline: a context, a request (by its context), a client (by its
-// Timeout).
-func deadlineDomain(t types.Type) (domain, bool) {
-	d, ok := domainOfType(t)
-	return d, ok && d != domTransport
-}
-
-// mapBound decides what bounds a call from the values that could: the
-// first bounded one; else unknown if one cannot be followed; else the
-// caller's parameter; else the unbounded one.
-func (e *engine) mapBound(parts []part, instr ssa.Instruction) MapBound {
-	for _, p := range parts {
-		if p.v.state() != stBounded {
-			continue
-		}
-		b := MapBound{State: MapBounded, Of: p.d.String()}
-		for _, s := range p.v {
-			if s.kind == srcBounded && s.what != "" {
-				b.What, b.At = s.what, e.fullPos(e.callStart(s.pos))
-				break
-			}
-		}
-		return b
-	}
-	var params []MapBound
-	for _, p := range parts {
-		switch p.v.state() {
-		case stUnknown:
-			return MapBound{State: MapUnknown, Of: p.d.String()}
-		case stParam:
-			s := p.v.params()[0]
-			params = append(params, MapBound{State: MapParam, Of: p.d.String(), Owner: MapKey(s.fn), Param: sigIndex(s.fn, s.fn.Params[s.param])})
-		}
-	}
-	switch len(params) {
-	case 0:
-	case 1:
-		return params[0]
-	default:
-		// Two of the caller's values decide (a context and a client):
-		// either bounds the call.
-		b := params[0]
-		b.Either = params[1:]
-		return b
-	}
-	for _, p := range parts {
-		if us := p.v.unbounded(); len(us) > 0 {
-			of := p.d.String()
-			if us[0].fn != nil && us[0].pos == instr.Pos() {
-				of = "call"
-			}
-			return MapBound{State: MapUnbounded, Of: of, What: us[0].what, At: e.srcAtFull(us[0])}
-		}
-	}
-	return MapBound{State: MapUnknown}
-}
-
-// srcAtFull is where an unbounded value is made, with its file's path.
-func (e *engine) srcAtFull(s src) string {
-	if s.at != "" {
-		return s.at
-	}
-	return e.fullPos(e.callStart(s.pos))
-}
-
-// fullPos is a position as file:line:col with the file's full path,
-// which the map driver makes relative to the module; "" when unknown.
-func (e *engine) fullPos(pos token.Pos) string {
-	if !pos.IsValid() {
-		return ""
-	}
-	p := e.pass.Fset.Position(pos)
-	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }

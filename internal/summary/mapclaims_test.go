@@ -36,7 +36,11 @@ func mapReporter() *analysis.Analyzer {
 		Run: func(pass *analysis.Pass) (any, error) {
 			res := pass.ResultOf[sum].(*summary.Result)
 			for _, en := range res.MapEntries() {
-				pass.Reportf(posOf(pass, en.At), "entry %s %q %s", en.Kind, en.Name, en.Func)
+				handler := ""
+				if en.Handler != nil {
+					handler = " handler=" + funcValueText(*en.Handler)
+				}
+				pass.Reportf(posOf(pass, en.At), "entry %s %q %s%s", en.Kind, en.Name, en.Func, handler)
 			}
 			for _, f := range res.MapFuncs() {
 				for _, c := range f.Calls {
@@ -47,12 +51,38 @@ func mapReporter() *analysis.Analyzer {
 					for _, a := range e.Args {
 						args = append(args, a.Bound.Of+"="+boundText(a.Bound))
 					}
-					pass.Reportf(posOf(pass, e.At), "edge %s %s", e.Callee, strings.Join(args, " "))
+					callee := e.Callee
+					if callee == "" {
+						callee = fmt.Sprintf("captured#%d", e.Captured)
+					}
+					for _, w := range e.With {
+						args = append(args, fmt.Sprintf("fv%d=%s", w.Index, funcValueText(w.Value)))
+					}
+					pass.Reportf(posOf(pass, e.At), "edge %s %s", callee, strings.Join(args, " "))
 				}
 			}
 			return nil, nil
 		},
 	}
+}
+
+// funcValueText writes a func value claim: func(key)[fv0=…],
+// call(key)[p0=…], param#i, captured#i, unknown(why).
+func funcValueText(v summary.MapFuncValue) string {
+	var with []string
+	for _, w := range v.With {
+		with = append(with, fmt.Sprintf("%d=%s", w.Index, funcValueText(w.Value)))
+	}
+	switch v.Kind {
+	case summary.FuncValueFunc, summary.FuncValueCall:
+		if len(with) == 0 {
+			return v.Kind + "(" + v.Key + ")"
+		}
+		return v.Kind + "(" + v.Key + ")[" + strings.Join(with, ",") + "]"
+	case summary.FuncValueParam, summary.FuncValueCaptured:
+		return fmt.Sprintf("%s#%d", v.Kind, v.Index)
+	}
+	return "unknown(" + v.Why + ")"
 }
 
 func boundText(b summary.MapBound) string {
@@ -70,6 +100,9 @@ func boundText(b summary.MapBound) string {
 // posOf finds a file:line:col position of the package.
 func posOf(pass *analysis.Pass, at string) token.Pos {
 	i := strings.LastIndexByte(at, ':')
+	if i < 0 {
+		return token.NoPos
+	}
 	j := strings.LastIndexByte(at[:i], ':')
 	line, _ := strconv.Atoi(at[j+1 : i])
 	col, _ := strconv.Atoi(at[i+1:])

@@ -33,8 +33,14 @@ type MapEntry struct {
 	// Name is what the entry answers to: "POST /checkout", "Orders/Create",
 	// "main", or the started function's source form.
 	Name string
-	Func string // the entry's function, by map key
+	Func string // the entry's function, by map key; "" when the engine cannot name it
 	At   string // where it is registered or started
+	// Handler is the func value registered, when it is not a function
+	// the registration names: an adapter's result (withLogging(h.List)),
+	// a closure made with the handler it calls, or a value the engine
+	// cannot name, with why (mapfuncvals.go). The map driver follows it
+	// across the module's packages.
+	Handler *MapFuncValue
 	// Request is the index of the parameter that carries the incoming
 	// request's deadline (the *http.Request, the gRPC method's context),
 	// or -2 for none.
@@ -69,15 +75,20 @@ func (e *engine) mapEntries() {
 				out = append(out, &MapEntry{Kind: EntryPeriodic, Name: funcDisplay(fn), Func: MapKey(fn), At: e.fullPos(c.Pos()), Request: noRequest})
 			}
 			if i, ok := knowledge.ScheduledFunc(name); ok {
+				en := &MapEntry{Kind: EntryPeriodic, At: e.fullPos(c.Pos()), Request: noRequest}
 				if target := handlerTarget(argOf(c, i)); target != nil {
 					periodic[MapKey(target)] = true
-					out = append(out, &MapEntry{Kind: EntryPeriodic, Name: funcDisplay(target), Func: MapKey(target), At: e.fullPos(c.Pos()), Request: noRequest})
+					en.Name, en.Func = funcDisplay(target), MapKey(target)
 				}
+				e.setHandler(en, fn, argOf(c, i))
+				if en.Handler != nil {
+					// The map names it by the job an adapter runs.
+					en.Name = "job scheduled by " + calleeDisplay(c)
+				}
+				out = append(out, en)
 			}
 			if r, ok := knowledge.RouteOf(name); ok {
-				if en := e.routeEntry(c, r); en != nil {
-					out = append(out, en)
-				}
+				out = append(out, e.routeEntry(fn, c, r))
 				continue
 			}
 			if isServiceRegistration(c) {
@@ -110,29 +121,57 @@ func dropGoroutinesOf(entries []*MapEntry, periodic map[string]bool) []*MapEntry
 	return out
 }
 
-// routeEntry returns the entry of a handler registration, or nil when the
-// handler is not a function the engine can name.
-func (e *engine) routeEntry(c *ssa.CallCommon, r knowledge.Route) *MapEntry {
-	target := handlerTarget(argOf(c, r.Handler))
+// routeEntry returns the entry of a handler registration. A handler the
+// engine cannot name is an entry too, with no function and its Handler
+// saying why: the map lists it as not followed rather than leave it out.
+func (e *engine) routeEntry(fn *ssa.Function, c *ssa.CallCommon, r knowledge.Route) *MapEntry {
+	v := argOf(c, r.Handler)
+	target := handlerTarget(v)
 	key, display := "", ""
 	switch {
 	case target != nil:
 		key, display = MapKey(target), funcDisplay(target)
 	default:
-		m := serveHTTPOf(argOf(c, r.Handler))
-		if m == nil {
-			return nil
+		if m := serveHTTPOf(v); m != nil {
+			key, display = m.FullName(), typeShort(m.Type().(*types.Signature).Recv().Type())+"."+m.Name()
 		}
-		key, display = m.FullName(), typeShort(m.Type().(*types.Signature).Recv().Type())+"."+m.Name()
 	}
-	pattern := display
+	en := &MapEntry{Kind: EntryHTTP, Func: key, At: e.fullPos(c.Pos()), Request: 1}
+	e.setHandler(en, fn, v)
+	// A pattern from configuration: the entry is named by its handler,
+	// when the registration names it (not an adapter's closure).
+	pattern := "(pattern not a constant)"
+	if en.Handler == nil && display != "" {
+		pattern = display
+	}
 	if k, ok := argOf(c, r.Pattern).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
 		pattern = constant.StringVal(k.Value)
 	}
 	if r.Method != "" {
 		pattern = r.Method + " " + pattern
 	}
-	return &MapEntry{Kind: EntryHTTP, Name: pattern, Func: key, At: e.fullPos(c.Pos()), Request: 1}
+	en.Name = pattern
+	return en
+}
+
+// setHandler records the func value an entry registers, unless it is the
+// plain function the entry names. A parameter of the registering
+// function is a value its callers decide, which the map does not follow
+// (a registration helper's handler).
+func (e *engine) setHandler(en *MapEntry, fn *ssa.Function, v ssa.Value) {
+	if v == nil {
+		return
+	}
+	fv := e.funcValue(v, 0)
+	switch {
+	case fv.plainFunc() && fv.Key == en.Func:
+		return
+	case fv.Kind == FuncValueParam:
+		fv = unknownValue("is a parameter of " + funcDisplay(fn) + ": the map does not follow the registration back to its callers")
+	case fv.Kind == FuncValueCaptured:
+		fv = unknownValue("is a value the registering closure captured")
+	}
+	en.Handler = &fv
 }
 
 // handlerTarget returns the function a func value is: a function, a
@@ -274,15 +313,18 @@ func (e *engine) serviceEntries(c *ssa.CallCommon) []*MapEntry {
 	f := calleeFunc(c)
 	iface := f.Type().(*types.Signature).Params().At(1).Type()
 	implType := implementationType(argOf(c, 1), 0)
-	if implType == nil {
-		return nil
-	}
 	service := strings.TrimSuffix(types.TypeString(iface, func(*types.Package) string { return "" }), "Server")
 	var out []*MapEntry
 	ms := types.NewMethodSet(iface)
 	for i := range ms.Len() {
 		m := ms.At(i).Obj()
 		if !m.Exported() {
+			continue
+		}
+		if implType == nil {
+			// Each method is still an entry point of the service.
+			why := unknownValue("is a service implementation the engine cannot name")
+			out = append(out, &MapEntry{Kind: EntryGRPC, Name: service + "/" + m.Name(), At: e.fullPos(c.Pos()), Request: 0, Handler: &why})
 			continue
 		}
 		obj, _, _ := types.LookupFieldOrMethod(implType, true, m.Pkg(), m.Name())

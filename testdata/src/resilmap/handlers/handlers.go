@@ -1,6 +1,7 @@
 // Package main registers handlers that functions of the package make: the
-// map names the function each constructor returns, and no entry for a
-// handler it cannot name.
+// map names the function each constructor returns; a handler it cannot
+// name is an entry with no function, and the constructor's claim says
+// why (the map lists it as not followed).
 package main
 
 import (
@@ -14,8 +15,8 @@ func main() { // want `entry main "main" resilmap/handlers.main`
 	mux := http.NewServeMux()
 	mux.Handle("/status", statusHandler())                // want `entry http "/status" resilmap/handlers.statusHandler\$1` `edge resilmap/handlers.statusHandler $`
 	mux.Handle("/members", newMembers(false))             // want `entry http "/members" \(\*resilmap/handlers.members\).ServeHTTP` `edge resilmap/handlers.newMembers $`
-	mux.Handle("/any", http.HandlerFunc(pick()))          // want `edge resilmap/handlers.pick $`
-	mux.Handle("/either", either(true))                   // want `edge resilmap/handlers.either $`
+	mux.Handle("/any", http.HandlerFunc(pick()))          // want `entry http "/any"  handler=call\(resilmap/handlers.pick\)` `edge resilmap/handlers.pick $`
+	mux.Handle("/either", either(true))                   // want `entry http "/either"  handler=call\(resilmap/handlers.either\)` `edge resilmap/handlers.either $`
 	mux.Handle(prefix, &members{})                        // want `entry http "main.members.ServeHTTP" \(\*resilmap/handlers.members\).ServeHTTP`
 	RegisterPingServer(grpc.NewServer(), newPingServer()) // want `entry grpc "Ping/Ping" \(resilmap/handlers.pinger\).Ping` `edge resilmap/handlers.newPingServer $`
 	http.ListenAndServe(":8080", mux)
@@ -41,14 +42,14 @@ func newMembers(fail bool) http.Handler {
 	return &members{}
 }
 
-// pick returns a handler the engine cannot name: no entry.
+// pick returns a handler the engine cannot name.
 func pick() func(http.ResponseWriter, *http.Request) {
 	return handlers[len(handlers)-1]
 }
 
 var handlers []func(http.ResponseWriter, *http.Request)
 
-// either returns one of two handlers: no entry rather than a guess.
+// either returns one of two handlers: not followed rather than a guess.
 func either(b bool) http.Handler {
 	if b {
 		return statusHandler() // want `edge resilmap/handlers.statusHandler $`

@@ -1,0 +1,3 @@
+module example.com/sqlx
+
+go 1.26
