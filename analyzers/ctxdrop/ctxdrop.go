@@ -658,7 +658,67 @@ func (c *checker) twinVerdict(cur inspector.Cursor, call *ast.CallExpr, twin kno
 		// lost.
 		return false
 	}
-	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call)
+	return !c.isCleanup(cur, owner) && !c.insideFunc(cur, twin.Name) && !attachedAtOnce(cur) && !c.ctxAppliedLater(cur, owner, sc) && !c.receiverCarriesCtx(call, owner, sc) && !c.workGetsCtx(call) && !c.processOutlives(cur, owner)
+}
+
+// processOutlives reports whether the call at cur makes an *exec.Cmd
+// that its function starts and does not wait for: the process is meant
+// to outlive the call (a browser kept open, a daemon), and
+// exec.CommandContext would kill it when the context ends. A command run
+// to completion (Run, Output, CombinedOutput, or Start then Wait in the
+// function itself, not in a goroutine) is the caller's work and keeps
+// the finding.
+func (c *checker) processOutlives(cur, owner inspector.Cursor) bool {
+	if !isExecCmd(c.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
+		return false
+	}
+	var cmd types.Object
+	switch as := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) == 1 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok {
+				cmd = c.pass.TypesInfo.ObjectOf(id)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(as.Values) == 1 && len(as.Names) == 1 {
+			cmd = c.pass.TypesInfo.Defs[as.Names[0]]
+		}
+	}
+	if cmd == nil {
+		return false
+	}
+	started, completed := false, false
+	for sel := range owner.Preorder((*ast.SelectorExpr)(nil)) {
+		x, ok := sel.Node().(*ast.SelectorExpr)
+		if !ok || sel.ParentEdgeKind() != edge.CallExpr_Fun {
+			continue
+		}
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); !ok || c.pass.TypesInfo.Uses[id] != cmd {
+			continue
+		}
+		switch x.Sel.Name {
+		case "Start":
+			started = true
+		case "Run", "Output", "CombinedOutput", "Wait":
+			// Waited for in a closure or a go statement (a goroutine
+			// reaping it) is not waited for by the function.
+			if fn, _ := enclosingFunc(sel); fn == owner && sel.Parent().ParentEdgeKind() != edge.GoStmt_Call {
+				completed = true
+			}
+		}
+	}
+	return started && !completed
+}
+
+// isExecCmd reports whether t is *os/exec.Cmd.
+func isExecCmd(t types.Type) bool {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "os/exec" && named.Obj().Name() == "Cmd"
 }
 
 // takesDuration reports whether a call is given a time.Duration: the

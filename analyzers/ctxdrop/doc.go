@@ -27,7 +27,8 @@ Not reported: functions with no context in scope; _test.go files unless
 -resilvet.include-tests; contexts derived from the one in scope such as
 context.WithoutCancel(ctx); a fresh context made after the in-scope one is
 done (after <-ctx.Done(), in deferred cleanup, or for http.Server.Shutdown);
-log/slog calls; nil-context fallbacks (if ctx == nil { ctx = ... }).`,
+log/slog calls; nil-context fallbacks (if ctx == nil { ctx = ... }); a
+process started and not waited for (exec.CommandContext would kill it).`,
 	Example: `func handle(w http.ResponseWriter, r *http.Request) {
 	rows, err := db.QueryContext(context.Background(), q) // reported
 	rows, err = db.Query(q)                               // reported

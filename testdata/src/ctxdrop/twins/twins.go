@@ -283,3 +283,30 @@ func newAPIRequest(ctx context.Context, path string) (*http.Request, error) {
 func shadowDirect(req *http.Request) (*http.Request, error) {
 	return http.NewRequest(req.Method, "http://shadow"+req.URL.Path, nil) // ok: returned unsent
 }
+
+// ok: a process started to outlive the call (a browser kept open), reaped
+// by a goroutine: exec.CommandContext would kill it when ctx ends.
+func keepOpen(ctx context.Context) error {
+	cmd := exec.Command("chromium", "--headless")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { cmd.Wait() }()
+	<-ctx.Done()
+	return nil
+}
+
+// A process started and waited for here is the call's own work.
+func startWait(ctx context.Context) error {
+	cmd := exec.Command("go", "env") // want `exec.Command ignores`
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
+
+// A command run to completion, however it is named.
+func runs(ctx context.Context) ([]byte, error) {
+	var cmd = exec.Command("go", "version") // want `exec.Command ignores`
+	return cmd.Output()
+}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -306,4 +307,16 @@ func tunnel(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		up.Close()
 	}
+}
+
+// A process started to outlive the call: exec.CommandContext would kill
+// it when ctx ends, and a process is no outbound call for notimeout.
+func keepBrowserOpen(ctx context.Context) error {
+	cmd := exec.Command("chromium", "--headless") // seam: silent (a process started and not waited for outlives the call)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	<-ctx.Done()
+	return nil
 }
