@@ -7,6 +7,7 @@
 // Usage, from the repository root:
 //
 //	go run ./internal/cmd/replay                          # every service of the ledger
+//	go run ./internal/cmd/replay -only github.com/knadh/listmonk   # some of them
 //	go run ./internal/cmd/replay -dir github.com/TwiN/gatus/v5=/src/gatus
 //	go run ./internal/cmd/replay -draft github.com/TwiN/gatus/v5 -version 08c46354… -source snapshot -dir …
 //
@@ -43,6 +44,8 @@ var (
 	draft      = flag.String("draft", "", "print ledger lines (verdict unsure) for this service's findings that have no entry, and compare nothing")
 	version    = flag.String("version", "", "with -draft, for a service not in the ledger yet: its version (or commit)")
 	sourceKind = flag.String("source", "proxy", "with -draft, for a service not in the ledger yet: proxy or snapshot")
+	only       = flag.String("only", "", "comma-separated services to replay (default every service of the ledger); CI replays a fixed sample from the module proxy")
+	binary     = flag.String("bin", "", "run this resilvet binary instead of building ./cmd/resilvet (with -draft: the binary of the first contact, to record what it reported)")
 	dirs       = dirFlag{}
 )
 
@@ -54,10 +57,24 @@ func main() {
 	tmp, err := os.MkdirTemp("", "resilvet-replay")
 	check(err)
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "resilvet")
-	run(".", "go", "build", "-o", bin, "./cmd/resilvet")
+	bin := *binary
+	if bin == "" {
+		bin = filepath.Join(tmp, "resilvet")
+		run(".", "go", "build", "-o", bin, "./cmd/resilvet")
+	}
 
 	services := ledger.Services(entries)
+	if *only != "" {
+		var picked []ledger.Entry
+		for _, name := range strings.Split(*only, ",") {
+			i := slices.IndexFunc(services, func(e ledger.Entry) bool { return e.Service == name })
+			if i < 0 {
+				check(fmt.Errorf("-only: %s is not in the ledger", name))
+			}
+			picked = append(picked, services[i])
+		}
+		services = picked
+	}
 	if *draft != "" {
 		services = []ledger.Entry{{Service: *draft, Version: *version, Source: *sourceKind}}
 		for _, s := range ledger.Services(entries) {
