@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/ctxverdict"
 	"github.com/resilvet/resilvet/internal/knowledge"
 )
 
@@ -30,11 +31,11 @@ func newFixer(pass *analysis.Pass) *fixer {
 
 // replaceRoot replaces a context.Background() call with the context in
 // scope, removing the context import if that was its last use.
-func (f *fixer) replaceRoot(root *ast.CallExpr, sc *inScope, rootText string) (analysis.SuggestedFix, bool) {
+func (f *fixer) replaceRoot(root *ast.CallExpr, sc *ctxverdict.Scope, rootText string) (analysis.SuggestedFix, bool) {
 	if !f.visible(sc, root.Pos()) || f.translated(root.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
-	edits := []analysis.TextEdit{{Pos: root.Pos(), End: root.End(), NewText: []byte(sc.expr)}}
+	edits := []analysis.TextEdit{{Pos: root.Pos(), End: root.End(), NewText: []byte(sc.Expr)}}
 	if sel, ok := ast.Unparen(root.Fun).(*ast.SelectorExpr); ok {
 		if id, ok := sel.X.(*ast.Ident); ok {
 			if pn, ok := f.pass.TypesInfo.Uses[id].(*types.PkgName); ok && f.usesOf(pn) == 1 {
@@ -45,13 +46,13 @@ func (f *fixer) replaceRoot(root *ast.CallExpr, sc *inScope, rootText string) (a
 		}
 	}
 	return analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Pass %s instead of %s", sc.expr, rootText),
+		Message:   fmt.Sprintf("Pass %s instead of %s", sc.Expr, rootText),
 		TextEdits: edits,
 	}, true
 }
 
 // callTwin rewrites a call to its context-taking twin.
-func (f *fixer) callTwin(call *ast.CallExpr, twin knowledge.Twin, sc *inScope) (analysis.SuggestedFix, bool) {
+func (f *fixer) callTwin(call *ast.CallExpr, twin knowledge.Twin, sc *ctxverdict.Scope) (analysis.SuggestedFix, bool) {
 	if twin.Rewrite == knowledge.NoRewrite || !f.visible(sc, call.Pos()) || f.translated(call.Pos()) || call.Ellipsis.IsValid() && twin.Rewrite != knowledge.RenameInsertCtx {
 		return analysis.SuggestedFix{}, false
 	}
@@ -80,7 +81,7 @@ func (f *fixer) callTwin(call *ast.CallExpr, twin knowledge.Twin, sc *inScope) (
 	default:
 		return analysis.SuggestedFix{}, false
 	}
-	lead := sc.expr
+	lead := sc.Expr
 	switch twin.Rewrite {
 	case knowledge.RenameInsertCtxAppendNil:
 		if len(call.Args) != 0 {
@@ -110,7 +111,7 @@ func (f *fixer) callTwin(call *ast.CallExpr, twin knowledge.Twin, sc *inScope) (
 	}
 	edits = append(edits, f.insertFirstArg(call, lead))
 	return analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Call %s with %s", twin.Display, sc.expr),
+		Message:   fmt.Sprintf("Call %s with %s", twin.Display, sc.Expr),
 		TextEdits: edits,
 	}, true
 }
@@ -138,13 +139,13 @@ func (f *fixer) translated(pos token.Pos) bool {
 
 // visible reports whether the context variable is the one its name refers
 // to at pos, so the fix does not pick up a shadowing declaration.
-func (f *fixer) visible(sc *inScope, pos token.Pos) bool {
+func (f *fixer) visible(sc *ctxverdict.Scope, pos token.Pos) bool {
 	scope := f.pass.Pkg.Scope().Innermost(pos)
 	if scope == nil {
 		return false
 	}
-	_, obj := scope.LookupParent(sc.obj.Name(), pos)
-	return obj == sc.obj
+	_, obj := scope.LookupParent(sc.Var.Name(), pos)
+	return obj == sc.Var
 }
 
 // usesOf counts the uses of an imported package name in the package.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/analyzers/notimeout"
+	"github.com/resilvet/resilvet/internal/ctxverdict"
 	"github.com/resilvet/resilvet/internal/resilvettest"
 	"github.com/resilvet/resilvet/internal/summary"
 )
@@ -79,11 +80,12 @@ func FuzzCtxdrop(f *testing.F) {
 	})
 }
 
-// runAnalyzers runs inspect, summary and ctxdrop on one type-checked file
-// the way a driver would, without facts from other packages.
+// runAnalyzers runs inspect, summary, the verdicts, ctxdrop and
+// notimeout on one type-checked file the way a driver would, without
+// facts from other packages.
 func runAnalyzers(t *testing.T, fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, typeErrors []types.Error) {
 	results := map[*analysis.Analyzer]any{}
-	order := []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer, ctxdrop.Analyzer, notimeout.Analyzer}
+	order := []*analysis.Analyzer{inspect.Analyzer, summary.Analyzer, ctxverdict.Analyzer, ctxdrop.Analyzer, notimeout.Analyzer}
 	for _, a := range order {
 		pass := &analysis.Pass{
 			Analyzer:          a,

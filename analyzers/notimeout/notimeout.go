@@ -3,11 +3,8 @@ package notimeout
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +12,10 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/resilvet/resilvet/analyzers/ctxdrop"
 	"github.com/resilvet/resilvet/internal/analysisutil"
+	"github.com/resilvet/resilvet/internal/ctxverdict"
 	"github.com/resilvet/resilvet/internal/knowledge"
+	"github.com/resilvet/resilvet/internal/oneshot"
 	"github.com/resilvet/resilvet/internal/report"
 	"github.com/resilvet/resilvet/internal/summary"
 )
@@ -54,17 +52,23 @@ var Analyzer = New(summary.Analyzer, func() Config { return Config{} })
 // summary analyzer) and whose configuration is config(), read when each
 // package's run starts. Drivers build their analyzers through
 // analyzers.Suite, which fills both from one options struct.
+//
+// notimeout leaves to ctxdrop the root contexts and twin calls that
+// ctxdrop's rules judge dropped (the verdict analyzer of sum,
+// ctxverdict.For, which ctxdrop shares): there the fix is to pass the
+// context in scope.
 func New(sum *analysis.Analyzer, config func() Config) *analysis.Analyzer {
+	verdicts := ctxverdict.For(sum)
 	return &analysis.Analyzer{
 		Name:     name,
 		Doc:      doc.Render(),
 		URL:      analysisutil.URL(name),
-		Requires: []*analysis.Analyzer{inspect.Analyzer, sum},
-		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, sum, config()) },
+		Requires: []*analysis.Analyzer{inspect.Analyzer, verdicts, sum},
+		Run:      func(pass *analysis.Pass) (any, error) { return run(pass, verdicts, sum, config()) },
 	}
 }
 
-func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, error) {
+func run(pass *analysis.Pass, verdicts, summaries *analysis.Analyzer, cfg Config) (any, error) {
 	sum := pass.ResultOf[summaries].(*summary.Result)
 	if len(sum.Findings()) == 0 && (!cfg.Edge || len(sum.Handlers()) == 0) {
 		return nil, nil
@@ -73,9 +77,9 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		cfg.ClientTimeout = DefaultClientTimeout
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	if !cfg.Main && (pass.Pkg.Name() == "main" || definesCommands(pass)) && !startsServer(pass, ins) {
-		// A one-shot tool: package main, or the commands of a CLI
-		// framework wherever they live, when they start no server.
+	if !cfg.Main && oneshot.Tool(pass, ins) {
+		// A hang in a tool the user started, and can interrupt, is no
+		// outage.
 		return nil, nil
 	}
 	includeTests := cfg.IncludeTests
@@ -83,13 +87,13 @@ func run(pass *analysis.Pass, summaries *analysis.Analyzer, cfg Config) (any, er
 		return nil, nil
 	}
 	c := &checker{
-		pass:  pass,
-		sum:   sum,
-		cfg:   cfg,
-		ins:   ins,
-		rep:   report.New(pass, name, includeTests),
-		calls: map[token.Pos]inspector.Cursor{},
-		lits:  map[token.Pos]inspector.Cursor{},
+		pass:     pass,
+		sum:      sum,
+		verdicts: pass.ResultOf[verdicts].(*ctxverdict.Result),
+		cfg:      cfg,
+		rep:      report.New(pass, name, includeTests),
+		calls:    map[token.Pos]inspector.Cursor{},
+		lits:     map[token.Pos]inspector.Cursor{},
 	}
 	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)) {
 		switch n := cur.Node().(type) {
@@ -125,19 +129,9 @@ type checker struct {
 	// reached from one root context make one finding).
 	pending []*analysis.Diagnostic
 	byPos   map[token.Pos]*analysis.Diagnostic
-	ins     *inspector.Inspector
-	// handoff holds the calls ctxdrop reports (ctxdropReports).
-	handoff map[token.Pos]bool
-}
-
-// ctxdropReports returns the root contexts and twin calls ctxdrop
-// reports in the package, computed on first use: notimeout stays silent
-// on exactly those.
-func (c *checker) ctxdropReports() map[token.Pos]bool {
-	if c.handoff == nil {
-		c.handoff = ctxdrop.Reported(c.pass, c.sum, c.ins)
-	}
-	return c.handoff
+	// verdicts are ctxdrop's rules, decided on first use: notimeout
+	// stays silent on exactly the calls they hand off to ctxdrop.
+	verdicts *ctxverdict.Result
 }
 
 // check reports one finding of the engine.
@@ -154,7 +148,7 @@ func (c *checker) check(f *summary.Finding) {
 	for _, o := range f.Origins {
 		switch o.Of {
 		case "ctx", "request", "call":
-			if c.ctxdropReports()[o.Pos] {
+			if c.verdicts.HandedOff(o.Pos) {
 				// ctxdrop reports this root: a context is in scope
 				// where it is made, and the fix is to use it.
 				return
@@ -320,163 +314,4 @@ func wrapsTwin(fn *types.Func) bool {
 		return true
 	}
 	return summary.ContextAlternative(fn) != ""
-}
-
-// definesCommands reports whether the package defines the commands of a
-// CLI framework (a cobra.Command or a urfave/cli command or app
-// literal) and none of them is a server's (run, serve, start, daemon…):
-// the commands of a one-shot tool run once per invocation, as main's do.
-// A binary with a serving command (caddy run, opa run) is a service,
-// though the server starts in another package.
-func definesCommands(pass *analysis.Pass) bool {
-	commands := false
-	for _, f := range pass.Files {
-		imports := false
-		for _, spec := range f.Imports {
-			path, _ := strconv.Unquote(spec.Path.Value)
-			imports = imports || knowledge.IsCLIFramework(path)
-			// kong's commands are types with a Run method, declared
-			// anywhere: a file importing it is a command's.
-			commands = commands || path == "github.com/alecthomas/kong"
-		}
-		if !imports {
-			continue
-		}
-		serving := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			if serving {
-				return false
-			}
-			if st, ok := n.(*ast.StructType); ok {
-				// kong declares commands as struct fields tagged cmd.
-				if name, ok := kongCommand(st); ok {
-					commands = true
-					serving = serving || knowledge.IsServerCommandName(name)
-				}
-				return true
-			}
-			lit, ok := n.(*ast.CompositeLit)
-			if !ok {
-				return true
-			}
-			t := pass.TypesInfo.TypeOf(lit)
-			if t == nil {
-				return true
-			}
-			name := typeName(t)
-			framework := knowledge.IsCLICommandType(name)
-			// A CLI's own command type wrapping the framework's
-			// (caddycmd.Command{Name: "run"}) names its commands too.
-			if !framework && !strings.HasSuffix(name, "Command") && !strings.HasSuffix(name, "Cmd") {
-				return true
-			}
-			commands = commands || framework
-			for _, elt := range lit.Elts {
-				kv, ok := elt.(*ast.KeyValueExpr)
-				if !ok {
-					continue // positional fields: no name to read
-				}
-				key, _ := kv.Key.(*ast.Ident)
-				if key == nil || key.Name != "Use" && key.Name != "Name" {
-					continue
-				}
-				if tv, ok := pass.TypesInfo.Types[kv.Value]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-					name, _, _ := strings.Cut(constant.StringVal(tv.Value), " ")
-					serving = serving || knowledge.IsServerCommandName(name)
-				}
-			}
-			return !serving
-		})
-		if serving {
-			return false
-		}
-	}
-	return commands
-}
-
-// kongCommand returns the name of a server command among a struct's
-// fields tagged as kong commands (`cmd:""`), by their name tag or their
-// lowercased field name, or any command's name when none serves; false
-// when no field is a command.
-func kongCommand(st *ast.StructType) (string, bool) {
-	found, first := false, ""
-	for _, f := range st.Fields.List {
-		if f.Tag == nil || len(f.Names) == 0 {
-			continue
-		}
-		tag := reflect.StructTag(strings.Trim(f.Tag.Value, "`"))
-		if _, ok := tag.Lookup("cmd"); !ok {
-			continue
-		}
-		name := tag.Get("name")
-		if name == "" {
-			name = strings.ToLower(f.Names[0].Name)
-		}
-		if knowledge.IsServerCommandName(name) {
-			return name, true
-		}
-		if !found {
-			found, first = true, name
-		}
-	}
-	return first, found
-}
-
-// typeName returns the full name of a named type ("github.com/spf13/cobra.Command").
-func typeName(t types.Type) string {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return ""
-	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
-}
-
-// startsServer reports whether the package starts a server: its main is
-// then a service, not a one-shot tool.
-func startsServer(pass *analysis.Pass, ins *inspector.Inspector) bool {
-	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		fn := analysisutil.CalleeFunc(pass.TypesInfo, call)
-		if fn == nil || !knowledge.IsServe(fn.FullName()) {
-			continue
-		}
-		if debugServer(pass, call, fn) {
-			continue
-		}
-		return true
-	}
-	return false
-}
-
-// debugServer reports whether a serve call only exposes net/http/pprof:
-// http.ListenAndServe(addr, nil) serves DefaultServeMux, and a package
-// that imports net/http/pprof and registers nothing on it serves the
-// profiler, a debug aid of a tool (gobgp's --pprof-port), not a service.
-func debugServer(pass *analysis.Pass, call *ast.CallExpr, fn *types.Func) bool {
-	if fn.FullName() != "net/http.ListenAndServe" || len(call.Args) != 2 || !isNil(pass, call.Args[1]) {
-		return false
-	}
-	pprof := false
-	for _, f := range pass.Files {
-		for _, spec := range f.Imports {
-			pprof = pprof || spec.Path.Value == `"net/http/pprof"`
-		}
-	}
-	if !pprof {
-		return false
-	}
-	for _, obj := range pass.TypesInfo.Uses {
-		if f, ok := obj.(*types.Func); ok && (f.FullName() == "net/http.Handle" || f.FullName() == "net/http.HandleFunc") {
-			return false
-		}
-	}
-	return true
-}
-
-func isNil(pass *analysis.Pass, e ast.Expr) bool {
-	tv, ok := pass.TypesInfo.Types[e]
-	return ok && tv.IsNil()
 }

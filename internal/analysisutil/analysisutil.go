@@ -296,6 +296,26 @@ func CalleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
 	return fn.Origin()
 }
 
+// Beside returns the function or method named name beside fn, as code in
+// package from sees it: a method of recv, fn's receiver type (nil for a
+// function), or a function of fn's package, exported or declared in
+// from; nil if there is none. The rules for context-taking alternatives
+// (ctxdrop's twins by name, the engine's ContextAlternative) look their
+// candidates up with it.
+func Beside(fn *types.Func, recv types.Type, from *types.Package, name string) *types.Func {
+	var obj types.Object
+	if recv != nil {
+		obj, _, _ = types.LookupFieldOrMethod(recv, true, from, name)
+	} else if fn.Pkg() != nil {
+		obj = fn.Pkg().Scope().Lookup(name)
+		if obj != nil && !obj.Exported() && fn.Pkg() != from {
+			obj = nil
+		}
+	}
+	f, _ := obj.(*types.Func)
+	return f
+}
+
 // calleeObject resolves the called object, including interface methods
 // (which typeutil.StaticCallee omits): knowledge about an interface
 // method such as slog.Handler.Handle holds for every implementation.

@@ -50,10 +50,6 @@ type fileInfo struct {
 	// *testing.T, *testing.B, *testing.F or testing.TB: test helpers in
 	// test-support packages, which are test code by their signature.
 	testFuncs []span
-	// comments holds the text of the comments on each line: comment
-	// groups by the line they end on, so a comment block just above a
-	// line is found by the line before it.
-	comments map[int]string
 }
 
 type span struct{ from, to token.Pos }
@@ -128,7 +124,6 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		generated: ast.IsGenerated(f) && !(translated && isCgoGenerated(f)),
 		test:      strings.HasSuffix(original, "_test.go"),
 		lines:     map[int]bool{},
-		comments:  map[int]string{},
 	}
 	if !fi.test {
 		fi.testFuncs = r.testHelpers(f)
@@ -140,7 +135,6 @@ func (r *Reporter) scan(f *ast.File, tf *token.File) *fileInfo {
 		}
 	}
 	for _, cg := range f.Comments {
-		fi.comments[tf.Line(cg.End())] += cg.Text()
 		for _, c := range cg.List {
 			if r.nolint(c.Text) {
 				// Like our own directive: its line and the next.
@@ -212,17 +206,45 @@ func (r *Reporter) Marked(pos token.Pos) bool {
 	return fi != nil && fi.lines[tf.Line(pos)]
 }
 
-// CommentsNear returns, lowercased, the text of the comments on pos's
-// line and of a comment block ending on the line just above: what the
-// author says about the code at pos.
-func (r *Reporter) CommentsNear(pos token.Pos) string {
-	tf := r.pass.Fset.File(pos)
-	fi := r.files[tf]
-	if fi == nil {
+// Comments holds the text of a package's comments by line, for
+// analyzers that read what the author says about the code where they
+// decide, not where they report.
+type Comments struct {
+	fset *token.FileSet
+	// lines holds, per file, the comment groups by the line they end on,
+	// so a comment block just above a line is found by the line before
+	// it.
+	lines map[*token.File]map[int]string
+}
+
+// NewComments returns the comments of the pass's files.
+func NewComments(pass *analysis.Pass) *Comments {
+	c := &Comments{fset: pass.Fset, lines: map[*token.File]map[int]string{}}
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.FileStart)
+		if tf == nil {
+			continue
+		}
+		lines := map[int]string{}
+		for _, cg := range f.Comments {
+			lines[tf.Line(cg.End())] += cg.Text()
+		}
+		c.lines[tf] = lines
+	}
+	return c
+}
+
+// Near returns, lowercased, the text of the comments on pos's line and of
+// a comment block ending on the line just above: what the author says
+// about the code at pos.
+func (c *Comments) Near(pos token.Pos) string {
+	tf := c.fset.File(pos)
+	lines := c.lines[tf]
+	if lines == nil {
 		return ""
 	}
 	line := tf.Line(pos)
-	return strings.ToLower(fi.comments[line-1] + " " + fi.comments[line])
+	return strings.ToLower(lines[line-1] + " " + lines[line])
 }
 
 func isCgoGenerated(f *ast.File) bool {

@@ -179,7 +179,7 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 		for _, s := range u.Sinks {
 			// Only a statically known callee is evidence: a callback (a
 			// func field or parameter) may do anything or nothing.
-			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.PreCancelled || s.Local || s.SetUp || e.exempt(s.Callee) || e.onlyLocalWork(s.Callee) {
+			if s.Kind != SinkCall || s.InClosure || s.Callee == nil || s.dropsNothing(e.exempt) || e.onlyLocalWork(s.Callee) {
 				continue
 			}
 			d := &Drop{Root: u.Root, At: analysisutil.ShortPos(e.pass.Fset, e.callStart(u.Pos)), Module: module, Bounded: u.Bounded}
@@ -189,24 +189,27 @@ func (e *engine) directDrop(uses []*RootUse, module string) (*Drop, []token.Pos)
 	return nil, nil
 }
 
-// exempt reports whether passing a root context to callee drops nothing
-// that matters: a values-only consumer, a cleanup call, a constructor
-// that keeps its context, or a function that ignores its context.
+// exempt applies the exemption rule (exemptCallee) with the claims
+// computed so far: the functions of this package, the facts of the
+// others, and for an interface method that has neither, the
+// implementations the package can see.
 func (e *engine) exempt(callee *types.Func) bool {
-	if isExemptSink(callee) {
-		return true
+	return exemptCallee(callee, e.ctxClaimsOf, func(fn *types.Func) bool {
+		return e.byObj[fn] == nil && e.imported(fn) == nil && e.implsIgnoreCtx(fn)
+	})
+}
+
+// ctxClaimsOf returns whether a function ignores its context and whether
+// it keeps it (retainsOwn), by the claims computed so far.
+func (e *engine) ctxClaimsOf(fn *types.Func) (ignores, retains bool) {
+	retains = e.retainsOwn(fn)
+	if info := e.byObj[fn]; info != nil {
+		return info.ignoresCtx, retains
 	}
-	callee = callee.Origin()
-	if e.retainsOwn(callee) {
-		return true
+	if s := e.imported(fn); s != nil {
+		return s.IgnoresCtx, retains
 	}
-	if info := e.byObj[callee]; info != nil {
-		return info.ignoresCtx
-	}
-	if s := e.imported(callee); s != nil {
-		return s.IgnoresCtx
-	}
-	return e.implsIgnoreCtx(callee)
+	return false, retains
 }
 
 // onlyLocalWork reports whether a context handed to callee reaches only

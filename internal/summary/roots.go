@@ -123,6 +123,15 @@ type Sink struct {
 	call *ssa.CallCommon
 }
 
+// dropsNothing reports whether the root context reaching s drops nothing
+// whatever the context in scope, by exempt, the exemption rule as its
+// reader can apply it: the context is cancelled before it gets there
+// (PreCancelled), or s does only local work or schema set-up, or its
+// callee is exempt.
+func (s Sink) dropsNothing(exempt func(*types.Func) bool) bool {
+	return s.PreCancelled || s.Local || s.SetUp || exempt(s.Callee)
+}
+
 // buildsRequest reports whether the named function makes an
 // *http.Request carrying its context argument.
 func buildsRequest(name string) bool {

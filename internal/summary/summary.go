@@ -411,14 +411,12 @@ func contextAlternative(fn *types.Func) *types.Func {
 	if !ok || analysisutil.TakesContext(sig) {
 		return nil
 	}
+	var recv types.Type
+	if r := sig.Recv(); r != nil {
+		recv = r.Type()
+	}
 	for _, suffix := range []string{"Context", "WithContext", "C"} {
-		var alt types.Object
-		if recv := sig.Recv(); recv != nil {
-			alt, _, _ = types.LookupFieldOrMethod(recv.Type(), true, fn.Pkg(), fn.Name()+suffix)
-		} else if fn.Pkg() != nil {
-			alt = fn.Pkg().Scope().Lookup(fn.Name() + suffix)
-		}
-		if a, ok := alt.(*types.Func); ok && a.Exported() {
+		if a := analysisutil.Beside(fn, recv, fn.Pkg(), fn.Name()+suffix); a != nil && a.Exported() {
 			if as, ok := a.Type().(*types.Signature); ok && as.Params().Len() > 0 && analysisutil.IsContext(as.Params().At(0).Type()) {
 				return a.Origin()
 			}
@@ -452,18 +450,39 @@ func takesMetricOptions(fn *types.Func) bool {
 	return ok && n.Obj().Pkg() != nil && knowledge.IsMetricOption(n.Obj().Pkg().Path()+"."+n.Obj().Name())
 }
 
-// Exempt reports whether passing a root context to callee drops nothing
-// that matters: a values-only consumer, a cleanup call, a function whose
-// summary says it ignores its context or keeps it for the life of what
-// it builds, or an interface method whose implementations here all
-// ignore theirs.
-func (r *Result) Exempt(callee *types.Func) bool {
+// exemptCallee is the exemption rule, read by the engine while it
+// computes the claims and by the Result after: passing a root context to
+// callee drops nothing that matters when callee is a values-only consumer
+// or a cleanup call (isExemptSink), when its summary says it ignores its
+// context or keeps it for the life of what it builds (claims), or when it
+// is an interface method whose implementations here all ignore theirs
+// (implsIgnore). claims and implsIgnore are asked about the generic
+// origin.
+func exemptCallee(callee *types.Func, claims func(*types.Func) (ignores, retains bool), implsIgnore func(*types.Func) bool) bool {
+	if callee == nil {
+		return false
+	}
 	if isExemptSink(callee) {
 		return true
 	}
-	s := r.Of(callee)
-	return s != nil && (s.IgnoresCtx || s.RetainsCtx) || callee != nil && r.implsIgnore[callee.Origin()]
+	origin := callee.Origin()
+	ignores, retains := claims(origin)
+	return ignores || retains || implsIgnore(origin)
 }
+
+// exempt applies the exemption rule with the package's summaries.
+func (r *Result) exempt(callee *types.Func) bool {
+	return exemptCallee(callee, func(fn *types.Func) (bool, bool) {
+		s := r.Of(fn)
+		return s != nil && s.IgnoresCtx, s != nil && s.RetainsCtx
+	}, func(fn *types.Func) bool { return r.implsIgnore[fn] })
+}
+
+// DropsNothing reports whether the root context reaching s drops nothing
+// whatever the context in scope: it is cancelled before it gets there,
+// or s does only local work or schema set-up, or its callee is exempt.
+// ctxdrop's rule 1 and the DropsCtx claim share it (Sink.dropsNothing).
+func (r *Result) DropsNothing(s Sink) bool { return s.dropsNothing(r.exempt) }
 
 // SetUp reports whether the database/sql call whose opening parenthesis
 // is at lparen is schema set-up: it runs a schema statement (a constant,

@@ -977,8 +977,7 @@ func (ev *evaluator) call(d domain, call *ssa.Call, index int) value {
 
 // cancelledBeforeUse reports whether the cancel function a WithCancel
 // call returns is called (not deferred) on every path to every use of its
-// context: the block of the cancel call dominates the uses, and comes
-// before them in its own block.
+// context (cancelledBefore, the check the root flow makes at each sink).
 func cancelledBeforeUse(call *ssa.Call) bool {
 	var ctxs, cancels []ssa.Value
 	for _, r := range *call.Referrers() {
@@ -990,31 +989,27 @@ func cancelledBeforeUse(call *ssa.Call) bool {
 			}
 		}
 	}
-	var calls []*ssa.Call
-	for _, c := range cancels {
-		for _, r := range *c.Referrers() {
-			if cc, ok := r.(*ssa.Call); ok && cc.Call.Value == c {
-				calls = append(calls, cc)
-			}
-		}
-	}
-	if len(calls) == 0 || len(ctxs) == 0 {
+	if len(ctxs) == 0 || !slices.ContainsFunc(cancels, isCalled) {
 		return false
 	}
 	for _, x := range ctxs {
 		for _, use := range *x.Referrers() {
-			ok := false
-			for _, cc := range calls {
-				if before(cc, use) {
-					ok = true
-				}
-			}
-			if !ok {
+			if !slices.ContainsFunc(cancels, func(c ssa.Value) bool { return cancelledBefore(c, use) }) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// isCalled reports whether the function value f is called.
+func isCalled(f ssa.Value) bool {
+	for _, r := range *f.Referrers() {
+		if c, ok := r.(*ssa.Call); ok && c.Call.Value == f {
+			return true
+		}
+	}
+	return false
 }
 
 // cancelScheduled reports whether the cancel function a WithCancel call
