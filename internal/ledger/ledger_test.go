@@ -96,4 +96,5 @@ func TestLedgerReads(t *testing.T) {
 	assert.Equal(t, map[string]int{True: 9, False: 13}, counts["github.com/TwiN/gatus/v5"], "docs/precision.md: Gatus, 22 findings, 9 true")
 	assert.Equal(t, map[string]int{True: 4}, counts["github.com/knadh/listmonk"], "docs/precision.md: listmonk, 4 findings, 4 true")
 	assert.Equal(t, map[string]int{False: 15}, counts["github.com/pocketbase/pocketbase"], "docs/precision.md: PocketBase, 15 findings, 0 true")
+	assert.Equal(t, map[string]int{True: 4, False: 3}, counts["github.com/traefik/traefik/v3"], "docs/precision.md: Traefik, 7 findings, 4 true")
 }
