@@ -955,6 +955,22 @@ func Names() []string {
 	for k := range hedgingClients {
 		seen[k] = true
 	}
+	// The tables the map, the breaker and hedge claims and the goroutine
+	// rules read: keyed the same way, checked the same way.
+	for _, table := range []map[string]bool{timeoutInterceptors, sendingInterfaceMethods, waits, goroutineJoins, goroutineStarts, idempotentByProtocol, periodicStarts} {
+		for k := range table {
+			seen[k] = true
+		}
+	}
+	for k := range breakerPolicies {
+		seen[k] = true
+	}
+	for k := range routes {
+		seen[k] = true
+	}
+	for k := range scheduledFuncs {
+		seen[k] = true
+	}
 	var names []string
 	for k := range seen {
 		names = append(names, k)
