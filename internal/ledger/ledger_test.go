@@ -98,3 +98,26 @@ func TestLedgerReads(t *testing.T) {
 	assert.Equal(t, map[string]int{False: 15}, counts["github.com/pocketbase/pocketbase"], "docs/precision.md: PocketBase, 15 findings, 0 true")
 	assert.Equal(t, map[string]int{True: 4, False: 3}, counts["github.com/traefik/traefik/v3"], "docs/precision.md: Traefik, 7 findings, 4 true")
 }
+
+// TestPrecisionPageTable keeps docs/precision.md's ledger table equal to
+// what the ledger prints: its figures are never written by hand.
+func TestPrecisionPageTable(t *testing.T) {
+	es, err := Read("../../ledger/findings.jsonl")
+	require.NoError(t, err)
+	page, err := os.ReadFile("../../docs/precision.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(page), "<!-- ledger:table -->\n")
+	require.True(t, ok, "docs/precision.md has no ledger table")
+	block, _, ok := strings.Cut(rest, "<!-- /ledger:table -->")
+	require.True(t, ok)
+	assert.Equal(t, Table(es), block, "docs/precision.md's ledger table is stale: go run ./internal/cmd/replay -table")
+}
+
+func TestTable(t *testing.T) {
+	es := []Entry{entry("A", "1", True), entry("B", "2", False), entry("C", "3", Unsure)}
+	es[2].Rule = "twin"
+	got := Table(es)
+	assert.Contains(t, got, "| example.com/svc@v1.0.0 | 2026-12-07 | 3 | 1 | 1 | 1 | 50% |")
+	assert.Contains(t, got, "| notimeout / sql | 2 | 1 | 1 | 0 | 50% |")
+	assert.Contains(t, got, "| notimeout / twin | 1 | 0 | 0 | 1 | - |", "nothing judged: no precision")
+}

@@ -44,6 +44,7 @@ var (
 	draft      = flag.String("draft", "", "print ledger lines (verdict unsure) for this service's findings that have no entry, and compare nothing")
 	version    = flag.String("version", "", "with -draft, for a service not in the ledger yet: its version (or commit)")
 	sourceKind = flag.String("source", "proxy", "with -draft, for a service not in the ledger yet: proxy or snapshot")
+	table      = flag.Bool("table", false, "print the ledger's first-contact figures as docs/precision.md carries them, and run nothing")
 	only       = flag.String("only", "", "comma-separated services to replay (default every service of the ledger); CI replays a fixed sample from the module proxy")
 	binary     = flag.String("bin", "", "run this resilvet binary instead of building ./cmd/resilvet (with -draft: the binary of the first contact, to record what it reported)")
 	dirs       = dirFlag{}
@@ -54,6 +55,10 @@ func main() {
 	flag.Parse()
 	entries, err := ledger.Read(*ledgerPath)
 	check(err)
+	if *table {
+		fmt.Print(ledger.Table(entries))
+		return
+	}
 	tmp, err := os.MkdirTemp("", "resilvet-replay")
 	check(err)
 	defer os.RemoveAll(tmp)
