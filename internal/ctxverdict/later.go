@@ -24,22 +24,11 @@ func (j *judge) ctxAppliedLater(cur, owner inspector.Cursor, sc *Scope) bool {
 	if !analysisutil.IsDeferredWork(j.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
 		return false
 	}
-	var result *types.Var
-	switch as := cur.Parent().Node().(type) {
-	case *ast.ReturnStmt:
+	if _, ok := cur.Parent().Node().(*ast.ReturnStmt); ok {
 		// return http.NewRequest(…): built and returned unsent.
 		return analysisutil.IsHTTPRequestPtr(sc.Var.Type())
-	case *ast.AssignStmt:
-		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) > 0 {
-			if id, ok := as.Lhs[0].(*ast.Ident); ok {
-				result, _ = j.pass.TypesInfo.ObjectOf(id).(*types.Var)
-			}
-		}
-	case *ast.ValueSpec:
-		if len(as.Values) == 1 && len(as.Names) > 0 {
-			result, _ = j.pass.TypesInfo.Defs[as.Names[0]].(*types.Var)
-		}
 	}
+	result := j.resultVar(cur)
 	if result == nil {
 		return false
 	}
@@ -224,19 +213,7 @@ func (j *judge) processOutlives(cur, owner inspector.Cursor) bool {
 	if !isExecCmd(j.pass.TypesInfo.TypeOf(cur.Node().(*ast.CallExpr))) {
 		return false
 	}
-	var cmd types.Object
-	switch as := cur.Parent().Node().(type) {
-	case *ast.AssignStmt:
-		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) == 1 {
-			if id, ok := as.Lhs[0].(*ast.Ident); ok {
-				cmd = j.pass.TypesInfo.ObjectOf(id)
-			}
-		}
-	case *ast.ValueSpec:
-		if len(as.Values) == 1 && len(as.Names) == 1 {
-			cmd = j.pass.TypesInfo.Defs[as.Names[0]]
-		}
-	}
+	cmd := j.resultVar(cur)
 	if cmd == nil {
 		return false
 	}
@@ -271,4 +248,25 @@ func isExecCmd(t types.Type) bool {
 	}
 	named, ok := ptr.Elem().(*types.Named)
 	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "os/exec" && named.Obj().Name() == "Cmd"
+}
+
+// resultVar returns the variable the call at cur assigns its first result
+// to (x, err := f(); var x = f()), or nil: the value whose later uses
+// decide rule 2 (the context applied later, a process waited for).
+func (j *judge) resultVar(cur inspector.Cursor) *types.Var {
+	var v types.Object
+	switch as := cur.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if cur.ParentEdgeKind() == edge.AssignStmt_Rhs && len(as.Rhs) == 1 && len(as.Lhs) > 0 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok {
+				v = j.pass.TypesInfo.ObjectOf(id)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(as.Values) == 1 && len(as.Names) > 0 {
+			v = j.pass.TypesInfo.Defs[as.Names[0]]
+		}
+	}
+	result, _ := v.(*types.Var)
+	return result
 }
