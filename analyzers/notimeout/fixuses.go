@@ -242,7 +242,7 @@ func mayHoldContext(t types.Type) bool {
 // taken, is captured by a closure or handed to a goroutine. Deferred
 // calls run before the deferred cancel, registered first.
 func (f *fixer) escapes(obj types.Object, fn inspector.Cursor) bool {
-	body := funcBody(fn.Node())
+	body := analysisutil.FuncBody(fn.Node())
 	if body == nil || obj.Pos() < body.Lbrace || obj.Pos() > body.Rbrace {
 		return true
 	}
@@ -274,16 +274,6 @@ func (f *fixer) escapes(obj types.Object, fn inspector.Cursor) bool {
 		}
 	}
 	return false
-}
-
-func funcBody(n ast.Node) *ast.BlockStmt {
-	switch n := n.(type) {
-	case *ast.FuncDecl:
-		return n.Body
-	case *ast.FuncLit:
-		return n.Body
-	}
-	return nil
 }
 
 // shortHelper reports whether a helper the finding reaches its outbound

@@ -386,6 +386,18 @@ func FuncType(n ast.Node) *ast.FuncType {
 	return nil
 }
 
+// FuncBody returns the body of a function declaration or literal, or nil
+// for any other node (and for a declaration without one).
+func FuncBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Body
+	case *ast.FuncLit:
+		return n.Body
+	}
+	return nil
+}
+
 // CallsByLparen maps the package's calls by their opening parenthesis:
 // the engine knows a call by it (ssa's CallCommon.Pos), and reports are
 // made on the whole call, as editors underline it.
