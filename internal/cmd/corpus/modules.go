@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/resilvet/resilvet/internal/modcopy"
 )
 
 // checkedModules are the modules of the build list (go list -m all) the
@@ -262,21 +263,8 @@ func prepare(tmp, path, version string) (target, error) {
 		name = path + " => " + info.Path + "@" + info.Version
 	}
 	dst := filepath.Join(tmp, "mod", strings.ReplaceAll(info.Path+"@"+info.Version, "/", "_"))
-	if err := os.CopyFS(dst, os.DirFS(info.Dir)); err != nil {
+	if err := modcopy.Writable(dst, info.Dir); err != nil {
 		return target{}, fmt.Errorf("copy %s: %w", info.Dir, err)
-	}
-	err = filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if d.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(p, mode)
-	})
-	if err != nil {
-		return target{}, fmt.Errorf("make the copy writable: %w", err)
 	}
 	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
 		return target{}, fmt.Errorf("no go.mod: pre-module code, nothing to build it with")

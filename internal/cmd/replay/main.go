@@ -26,7 +26,6 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +36,7 @@ import (
 
 	"github.com/resilvet/resilvet/internal/baseline"
 	"github.com/resilvet/resilvet/internal/ledger"
+	"github.com/resilvet/resilvet/internal/modcopy"
 )
 
 var (
@@ -87,6 +87,10 @@ func main() {
 				services = []ledger.Entry{s}
 			}
 		}
+	}
+	if len(services) == 0 {
+		// An empty ledger replays nothing: that is no pass.
+		check(fmt.Errorf("%s holds no finding to replay", *ledgerPath))
 	}
 	failed := false
 	for _, s := range services {
@@ -171,20 +175,7 @@ func source(tmp string, s ledger.Entry) (string, error) {
 		return "", fmt.Errorf("downloading: %v%s", err, info.Error)
 	}
 	dst := filepath.Join(tmp, "src", strings.ReplaceAll(s.Service, "/", "_"))
-	if err := os.CopyFS(dst, os.DirFS(info.Dir)); err != nil {
-		return "", err
-	}
-	err = filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if d.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(p, mode)
-	})
-	return dst, err
+	return dst, modcopy.Writable(dst, info.Dir)
 }
 
 // analyse runs the binary's -json mode, which keeps each finding's
