@@ -290,16 +290,21 @@ func printSARIF(opts *analyzers.Options, results []lintResult, findings []findin
 		fmt.Fprintln(os.Stderr, "resilvet:", err)
 		return 1
 	}
-	data, err = addFingerprints(data, findings, withBaseline)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "resilvet: adding fingerprints to SARIF:", err)
+	var log map[string]any
+	if err := json.Unmarshal(data, &log); err != nil {
+		fmt.Fprintln(os.Stderr, "resilvet: reading the runner's SARIF:", err)
 		return 1
 	}
-	data, loadFailed, err := tidySARIF(data)
-	if err != nil {
+	addFingerprints(log, findings, withBaseline)
+	loadFailed := tidySARIF(log)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(log); err != nil {
 		fmt.Fprintln(os.Stderr, "resilvet: SARIF:", err)
 		return 1
 	}
+	data = buf.Bytes()
 	os.Stdout.Write(data)
 	if loadFailed {
 		// The report says so (executionSuccessful false); so does the
@@ -312,11 +317,7 @@ func printSARIF(opts *analyzers.Options, results []lintResult, findings []findin
 
 // addFingerprints adds each result's partial fingerprint, and its
 // baseline state with a baseline, to the runner's SARIF log.
-func addFingerprints(data []byte, findings []finding, withBaseline bool) ([]byte, error) {
-	var log map[string]any
-	if err := json.Unmarshal(data, &log); err != nil {
-		return nil, err
-	}
+func addFingerprints(log map[string]any, findings []finding, withBaseline bool) {
 	byPlace := map[string]finding{}
 	for _, f := range findings {
 		byPlace[sarifPlace(sarifURI(f.d.Position.Filename), f.d.Position.Line, f.d.Position.Column, f.d.Category, f.d.Message)] = f
@@ -341,13 +342,6 @@ func addFingerprints(data []byte, findings []finding, withBaseline bool) ([]byte
 			}
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(log); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // sarifPlace keys a finding by where it is, which rule reported it and

@@ -71,7 +71,7 @@ func TestAddFingerprints(t *testing.T) {
 	}}}}
 	in, err := json.Marshal(log)
 	require.NoError(t, err)
-	out, err := addFingerprints(in, findings, true)
+	out, err := fingerprinted(in, findings, true)
 	require.NoError(t, err)
 	var got struct {
 		Runs []struct {
@@ -85,9 +85,20 @@ func TestAddFingerprints(t *testing.T) {
 	assert.Equal(t, "new", rs[1]["baselineState"])
 	assert.NotContains(t, rs[2], "partialFingerprints", "the runner's own results are left alone")
 
-	out, err = addFingerprints(in, findings, false)
+	out, err = fingerprinted(in, findings, false)
 	require.NoError(t, err)
 	got.Runs = nil
 	require.NoError(t, json.Unmarshal(out, &got))
 	assert.NotContains(t, got.Runs[0].Results[0], "baselineState", "no baseline, no state")
+}
+
+// fingerprinted runs addFingerprints on the SARIF log in data, as
+// printSARIF does, and returns the log again.
+func fingerprinted(data []byte, findings []finding, withBaseline bool) ([]byte, error) {
+	var log map[string]any
+	if err := json.Unmarshal(data, &log); err != nil {
+		return nil, err
+	}
+	addFingerprints(log, findings, withBaseline)
+	return json.Marshal(log)
 }

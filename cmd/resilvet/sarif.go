@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/resilvet/resilvet/internal/analysisutil"
 )
 
-// tidySARIF makes the runner's SARIF log one that code scanning accepts
+// tidySARIF makes the runner's SARIF log, parsed, one that code scanning accepts
 // and that is the same bytes for the same findings, and reports whether
 // a package failed to load:
 //   - a package that does not load is the tool's failure, not a finding:
@@ -19,11 +17,7 @@ import (
 //     become warnings there too;
 //   - the rules are sorted by id (the runner lists them in map order) and
 //     link to resilvet's documentation, not the runner's.
-func tidySARIF(data []byte) ([]byte, bool, error) {
-	var log map[string]any
-	if err := json.Unmarshal(data, &log); err != nil {
-		return nil, false, err
-	}
+func tidySARIF(log map[string]any) bool {
 	loadFailed := false
 	runs, _ := log["runs"].([]any)
 	for _, r := range runs {
@@ -70,13 +64,7 @@ func tidySARIF(data []byte) ([]byte, bool, error) {
 		}
 		slices.SortFunc(rules, func(a, b any) int { return strings.Compare(ruleID(a), ruleID(b)) })
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(log); err != nil {
-		return nil, false, err
-	}
-	return buf.Bytes(), loadFailed, nil
+	return loadFailed
 }
 
 // notification turns a runner result into a tool execution notification,
