@@ -21,13 +21,7 @@ cd "$ROOT"
 go build -o "$W/resilvet" ./cmd/resilvet
 go build -o "$W/nopvet" ./internal/cmd/nopvet
 
-copy_module() { # name module@version
-	local dir
-	dir=$(cd "$W" && GOFLAGS=-mod=mod go mod download -json "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
-	cp -r "$dir" "$W/$1"
-	chmod -R u+w "$W/$1"
-	(cd "$W/$1" && GOFLAGS=-mod=mod go mod download >/dev/null 2>&1 && GOFLAGS=-mod=mod go list ./... >/dev/null 2>&1 || true)
-}
+. "$ROOT/scripts/benchlib.sh"
 
 measure() { # name dir cmd...
 	local name=$1 dir=$2; shift 2
