@@ -105,7 +105,7 @@ func runFix(opts *analyzers.Options, args []string, flags baselineFlags, format 
 	refused += fixed - applied
 	fixed = applied
 	fmt.Fprintln(os.Stderr, fixSummary(fixed, len(files), diff))
-	fmt.Fprintln(os.Stderr, remainSummary(noFix, refused))
+	fmt.Fprintln(os.Stderr, remainSummary(noFix, refused, flags.read != ""))
 	switch {
 	case failed:
 		return 1
@@ -123,8 +123,12 @@ func fixSummary(fixed, files int, diff bool) string {
 	return fmt.Sprintf("resilvet: applied %s in %s", plural(fixed, "fix", "fixes"), plural(files, "file", "files"))
 }
 
-// remainSummary is the second: what the fixes leave, and why.
-func remainSummary(noFix, refused int) string {
+// remainSummary is the second: what the fixes leave, and why; with a
+// baseline, the findings it absorbed are not counted and stay as they are.
+func remainSummary(noFix, refused int, withBaseline bool) string {
+	if noFix+refused == 0 && withBaseline {
+		return "resilvet: no findings remain but the baseline's"
+	}
 	if noFix+refused == 0 {
 		return "resilvet: no findings remain"
 	}

@@ -12,8 +12,8 @@ import (
 	"honnef.co/go/tools/lintcmd/runner"
 )
 
-// edit builds a runner edit of file replacing [start, end) with text.
-func edit(file string, start, end int, text string) runner.TextEdit {
+// textEditOf builds a runner edit of file replacing [start, end) with text.
+func textEditOf(file string, start, end int, text string) runner.TextEdit {
 	return runner.TextEdit{
 		Position: token.Position{Filename: file, Offset: start},
 		End:      token.Position{Filename: file, Offset: end},
@@ -27,17 +27,17 @@ func fixOf(edits ...runner.TextEdit) runner.SuggestedFix {
 
 func TestFixSetMerges(t *testing.T) {
 	s := newFixSet()
-	assert.True(t, s.add(fixOf(edit("a.go", 10, 12, "x"), edit("a.go", 0, 0, "import \"time\"\n"))))
-	assert.True(t, s.add(fixOf(edit("a.go", 20, 22, "y"), edit("a.go", 0, 0, "import \"time\"\n"))), "the same import added twice is added once")
+	assert.True(t, s.add(fixOf(textEditOf("a.go", 10, 12, "x"), textEditOf("a.go", 0, 0, "import \"time\"\n"))))
+	assert.True(t, s.add(fixOf(textEditOf("a.go", 20, 22, "y"), textEditOf("a.go", 0, 0, "import \"time\"\n"))), "the same import added twice is added once")
 	assert.Len(t, s.files["a.go"], 3)
-	assert.False(t, s.add(fixOf(edit("a.go", 11, 14, "z"))), "overlaps a taken edit")
-	assert.False(t, s.add(fixOf(edit("a.go", 0, 0, "import \"context\"\n"))), "another insertion at the same place")
-	assert.False(t, s.add(fixOf(edit("a.go", 21, 21, "w"))), "an insertion inside a replaced range")
-	assert.True(t, s.add(fixOf(edit("a.go", 12, 12, "!"))), "an insertion where a range ends touches nothing")
-	assert.False(t, s.add(fixOf(edit("b.go", 0, 1, "p"), edit("a.go", 10, 11, "q"))), "a fix is taken whole or not at all")
+	assert.False(t, s.add(fixOf(textEditOf("a.go", 11, 14, "z"))), "overlaps a taken edit")
+	assert.False(t, s.add(fixOf(textEditOf("a.go", 0, 0, "import \"context\"\n"))), "another insertion at the same place")
+	assert.False(t, s.add(fixOf(textEditOf("a.go", 21, 21, "w"))), "an insertion inside a replaced range")
+	assert.True(t, s.add(fixOf(textEditOf("a.go", 12, 12, "!"))), "an insertion where a range ends touches nothing")
+	assert.False(t, s.add(fixOf(textEditOf("b.go", 0, 1, "p"), textEditOf("a.go", 10, 11, "q"))), "a fix is taken whole or not at all")
 	assert.Empty(t, s.files["b.go"])
-	assert.False(t, s.add(fixOf(edit("", 0, 1, "p"))), "an edit with no file")
-	assert.False(t, s.add(fixOf(edit("c.go", 5, 2, "p"))), "a negative range")
+	assert.False(t, s.add(fixOf(textEditOf("", 0, 1, "p"))), "an edit with no file")
+	assert.False(t, s.add(fixOf(textEditOf("c.go", 5, 2, "p"))), "a negative range")
 	assert.Equal(t, 3, len(s.taken))
 }
 
@@ -48,7 +48,7 @@ func TestApplyAndDiff(t *testing.T) {
 	require.NoError(t, os.WriteFile(name, []byte(src), 0o600))
 	s := newFixSet()
 	at := bytes.Index([]byte(src), []byte("1"))
-	require.True(t, s.add(fixOf(edit(name, at, at+1, "2"))))
+	require.True(t, s.add(fixOf(textEditOf(name, at, at+1, "2"))))
 	files, errs := s.applyAll()
 	require.Empty(t, errs)
 	require.Len(t, files, 1)
@@ -60,7 +60,7 @@ func TestApplyAndDiff(t *testing.T) {
 
 	// A result that does not parse is refused, and the file left alone.
 	s = newFixSet()
-	require.True(t, s.add(fixOf(edit(name, at, at+1, "("))))
+	require.True(t, s.add(fixOf(textEditOf(name, at, at+1, "("))))
 	files, errs = s.applyAll()
 	assert.Empty(t, files)
 	require.Len(t, errs, 1)

@@ -264,3 +264,24 @@ func TestByteStable(t *testing.T) {
 		}
 	}
 }
+
+// TestFixWithBaseline follows the docs' "fix only the new ones": with a
+// baseline, -fix applies the fixes of the findings the baseline does not
+// absorb and leaves the recorded ones as they are.
+func TestFixWithBaseline(t *testing.T) {
+	dir := fixture(t)
+	file := filepath.Join(dir, "b.json")
+	r := run(t, dir, bin, "-baseline-write", file, "./...")
+	require.Equal(t, 0, r.code, r.stderr)
+	edit(t, dir, "api/api.go", "func work(", "func Refunds(w http.ResponseWriter, r *http.Request) {\n\trows, err := store.DB.Query(\"SELECT id FROM refunds\")\n\tif err == nil {\n\t\trows.Close()\n\t}\n}\n\nfunc work(")
+
+	r = run(t, dir, bin, "-fix", "-baseline", file, "./...")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "absorbed 4 findings")
+	assert.Contains(t, r.stderr, "resilvet: applied 1 fix in 1 file")
+	assert.Contains(t, r.stderr, "resilvet: no findings remain but the baseline's")
+	src, err := os.ReadFile(filepath.Join(dir, "api", "api.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), `store.DB.QueryContext(r.Context(), "SELECT id FROM refunds")`, "the new finding is fixed")
+	assert.Contains(t, string(src), `store.DB.Query("SELECT id FROM orders")`, "the recorded one is left as it is")
+}
